@@ -1,0 +1,312 @@
+"""The legal-action adapter: the one gate between any proposal and an OpenSpiel action id.
+
+Human clicks, typed text, LLM answers and classic agents' action ids all come through
+:func:`resolve`, which returns exactly one legal move or raises a :class:`MoveError`
+subclass naming the input, what was wrong, what is legal and the expected format. It checks
+membership in ``state.legal_actions(player)`` itself, since OpenSpiel accepts some illegal
+ids silently. Nothing here changes the state: a rejected proposal changes nothing.
+
+Free text is read the way people write: case and spacing do not matter, a move may be
+wrapped in ``<tags>``, markdown or JSON, and a ``Final answer:`` line (or the last line that
+names a move) decides. It never guesses: an answer that names no move, or two different
+moves, is rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import pyspiel
+
+from games.grammar import squash
+from games.registry import GameSpec
+
+MAX_TYPED_CHARS = 200
+MAX_LLM_CHARS = 16_000
+_SHOWN_CHARS = 80
+_LISTED_MOVES = 150
+
+
+@dataclass(frozen=True)
+class LegalMove:
+    """A legal action with its canonical label, its parse key and its click path."""
+
+    action: int
+    label: str
+    key: str
+    path: tuple[str, ...]
+
+
+# --- proposals -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Proposal:
+    """Something a seat proposes to play. ``message`` carries table talk alongside a move
+    (social-deduction games); it is recorded but never changes which action is chosen."""
+
+    message: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionId(Proposal):
+    """An OpenSpiel action id, as chosen by a classic agent or a move button."""
+
+    action: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Text(Proposal):
+    """Text naming a move: a label, something a person typed, or an LLM's whole answer."""
+
+    text: str
+    source: Literal["typed", "llm"] = "typed"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Click(Proposal):
+    """The targets clicked so far, in order (one cell; or a piece, then its destination)."""
+
+    path: tuple[str, ...]
+
+
+# --- rejections ------------------------------------------------------------------------
+
+Reason = Literal["empty", "too_long", "unparseable", "illegal", "ambiguous", "incomplete"]
+
+
+class MoveError(ValueError):
+    """A rejected proposal. ``reason`` names the cause; the message says what is allowed."""
+
+    reason: Reason = "unparseable"
+
+    def __init__(self, problem: str, *, shown: str, legal: list[LegalMove], hint: str) -> None:
+        self.problem = problem
+        self.shown = shown
+        self.legal_labels = [move.label for move in legal]
+        self.hint = hint
+        listed = ", ".join(self.legal_labels[:_LISTED_MOVES])
+        if len(self.legal_labels) > _LISTED_MOVES:
+            listed += f", … ({len(self.legal_labels) - _LISTED_MOVES} more)"
+        super().__init__(
+            f"{problem} (input: {shown}). Legal moves: {listed or 'none'}. Expected format: {hint}."
+        )
+
+
+class UnparseableMove(MoveError):
+    reason: Reason = "unparseable"
+
+
+class IllegalMove(MoveError):
+    reason: Reason = "illegal"
+
+
+class AmbiguousMove(MoveError):
+    reason: Reason = "ambiguous"
+
+
+class NeedsMore(MoveError):
+    """A click path that starts a legal move but does not finish one yet.
+
+    ``options`` are the targets that may come next (to highlight them)."""
+
+    reason: Reason = "incomplete"
+
+    def __init__(self, path: tuple[str, ...], options: list[str], **kwargs: object) -> None:
+        self.path = path
+        self.options = options
+        super().__init__(
+            f"{' then '.join(path)} selected; choose one of: {', '.join(options)}",
+            **kwargs,  # type: ignore[arg-type]
+        )
+
+
+class EmptyMove(UnparseableMove):
+    reason: Reason = "empty"
+
+
+class TooLongMove(UnparseableMove):
+    reason: Reason = "too_long"
+
+
+# --- the adapter -----------------------------------------------------------------------
+
+
+def legal_moves(spec: GameSpec, state: pyspiel.State, player: int) -> list[LegalMove]:
+    """The legal moves of ``player`` with their labels, in action-id order."""
+    grammar = spec.grammar
+    moves = []
+    for action in state.legal_actions(player):
+        label = grammar.label(state, player, action)
+        key = grammar.key_of(label)
+        if key is None:
+            raise RuntimeError(f"{spec.id}: label {label!r} does not parse with its own grammar")
+        moves.append(LegalMove(action, label, key, grammar.path(state, player, action)))
+    return moves
+
+
+def resolve(spec: GameSpec, state: pyspiel.State, player: int, proposal: Proposal) -> LegalMove:
+    """The one legal move ``proposal`` names for ``player``, or a :class:`MoveError`."""
+    legal = legal_moves(spec, state, player)
+    if isinstance(proposal, ActionId):
+        return _resolve_id(spec, legal, proposal.action)
+    if isinstance(proposal, Click):
+        return _resolve_click(spec, legal, proposal.path)
+    if isinstance(proposal, Text):
+        return _resolve_text(spec, state, player, legal, proposal.text, proposal.source)
+    raise TypeError(f"not a proposal: {proposal!r}")
+
+
+def _reject(cls: type[MoveError], spec: GameSpec, legal: list[LegalMove], problem: str,
+            raw: str) -> MoveError:
+    return cls(problem, shown=_shown(raw), legal=legal, hint=spec.grammar.hint)
+
+
+def _shown(raw: str) -> str:
+    flat = " ".join(raw.split())
+    if len(flat) > _SHOWN_CHARS:
+        flat = f"{flat[:_SHOWN_CHARS]}… ({len(raw)} characters)"
+    return repr(flat)
+
+
+def _resolve_id(spec: GameSpec, legal: list[LegalMove], action: int) -> LegalMove:
+    for move in legal:
+        if move.action == action:
+            return move
+    raise _reject(IllegalMove, spec, legal, f"action id {action} is not legal now", str(action))
+
+
+def _resolve_click(spec: GameSpec, legal: list[LegalMove], path: tuple[str, ...]) -> LegalMove:
+    raw = " then ".join(path)
+    if not path:
+        raise _reject(EmptyMove, spec, legal, "nothing was clicked", raw)
+    done = [move for move in legal if move.path == path]
+    if len(done) == 1:
+        return done[0]
+    if len(done) > 1:  # a game whose paths are not unique: a bug in its grammar
+        raise _reject(AmbiguousMove, spec, legal, f"{raw} completes several moves", raw)
+    n = len(path)
+    started = [move for move in legal if move.path[:n] == path and len(move.path) > n]
+    if started:
+        options = list(dict.fromkeys(move.path[n] for move in started))
+        raise NeedsMore(path, options, shown=_shown(raw), legal=started, hint=spec.grammar.hint)
+    starts = sorted({move.path[0] for move in legal})
+    problem = (
+        f"{path[-1]} is not a legal target"
+        if n == 1
+        else f"{path[-1]} is not a legal target after {' then '.join(path[:-1])}"
+    )
+    raise IllegalMove(
+        f"{problem}; legal first clicks: {', '.join(starts) or 'none'}",
+        shown=_shown(raw),
+        legal=legal,
+        hint=spec.grammar.hint,
+    )
+
+
+def _resolve_text(spec: GameSpec, state: pyspiel.State, player: int, legal: list[LegalMove],
+                  text: str, source: str) -> LegalMove:
+    limit = MAX_LLM_CHARS if source == "llm" else MAX_TYPED_CHARS
+    if not text.strip():
+        raise _reject(EmptyMove, spec, legal, "the answer is empty", text)
+    if len(text) > limit:
+        raise _reject(TooLongMove, spec, legal,
+                      f"the answer has {len(text)} characters; the limit is {limit}", text)
+    exact = _exact(spec, state, player, legal, text)
+    if exact is not None:
+        return exact
+    segment, marked = _answer_segment(spec, text)
+    if segment is None:
+        raise _reject(UnparseableMove, spec, legal, "no move found", text)
+    exact = _exact(spec, state, player, legal, segment)
+    if exact is not None:
+        return exact
+    keys = list(dict.fromkeys(key for _, _, key in spec.grammar.mentions(segment)))
+    if not keys:
+        where = "the answer line names no move" if marked else "no move found"
+        raise _reject(UnparseableMove, spec, legal, where, text)
+    if len(keys) > 1:
+        named = ", ".join(_label_for_key(legal, key) for key in keys)
+        raise _reject(AmbiguousMove, spec, legal,
+                      f"the answer names {len(keys)} different moves ({named}); name exactly one",
+                      text)
+    for move in legal:
+        if move.key == keys[0]:
+            return move
+    raise _reject(IllegalMove, spec, legal, f"{_mention_text(spec, segment)} is not legal now", text)
+
+
+def _exact(spec: GameSpec, state: pyspiel.State, player: int, legal: list[LegalMove],
+           text: str) -> LegalMove | None:
+    """The move ``text`` is, when the whole text is one label, alias or mention."""
+    stripped = _strip_wrapping(text)
+    key = spec.grammar.key_of(stripped)
+    for move in legal:
+        if key is not None and move.key == key:
+            return move
+    aliases = spec.grammar.aliases
+    if aliases is not None:
+        folded = squash(stripped)
+        for move in legal:
+            if folded and folded in {squash(a) for a in aliases(state, player, move.action)}:
+                return move
+    return None
+
+
+_WRAPPERS = re.compile(r"^[\s<\[({*`'\"]+|[\s>\])}*`'\".!]+$")
+_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.IGNORECASE | re.DOTALL)
+_MARKER = re.compile(
+    r"^[\s>*#_-]*(?:final\s+answer|answer|final\s+move|my\s+move|move|action|decision)\s*"
+    r"(?:is)?\s*[*_]*\s*[:：=]\s*(.*)$",
+    re.IGNORECASE,
+)
+_JSON_OBJECT = re.compile(r"\{[^{}]*\}", re.DOTALL)
+_JSON_FIELDS = ("move", "action", "answer", "final_answer", "choice")
+
+
+def _strip_wrapping(text: str) -> str:
+    return _WRAPPERS.sub("", text)
+
+
+def _answer_segment(spec: GameSpec, text: str) -> tuple[str | None, bool]:
+    """The part of ``text`` that states the answer, and whether it was explicitly marked.
+
+    In order: a JSON object's move field; the last ``Final answer:``-style line; otherwise the
+    last line that mentions any move (the last stated move wins).
+    """
+    text = _THINK.sub("", text)
+    for block in reversed(_JSON_OBJECT.findall(text)):
+        try:
+            data = json.loads(block)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            for name in _JSON_FIELDS:
+                if name in data and isinstance(data[name], str | int):
+                    return str(data[name]), True
+    lines = [line for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        marked = _MARKER.match(line)
+        if marked:
+            return marked.group(1), True
+    for line in reversed(lines):
+        if spec.grammar.mentions(line):
+            return line, False
+    if len(lines) == 1:
+        return lines[0], False
+    return None, False
+
+
+def _label_for_key(legal: list[LegalMove], key: str) -> str:
+    for move in legal:
+        if move.key == key:
+            return move.label
+    return key
+
+
+def _mention_text(spec: GameSpec, segment: str) -> str:
+    start, end, _ = spec.grammar.mentions(segment)[0]
+    return repr(segment[start:end])

@@ -1,0 +1,73 @@
+"""How a game's moves are written: canonical labels, and how to find moves in free text.
+
+A grammar pairs a formatter with a parser, in the way ``Move.uci``/``Move.from_uci`` do:
+``label(state, player, action)`` writes the canonical label of a legal action, and
+``pattern`` + ``key`` read move mentions back out of any text. The adapter in
+``games.actions`` relies on one invariant, checked by the conformance suite for every legal
+action of every game: the label, and each alias, parse back to the same key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pyspiel
+
+LabelFn = Callable[[pyspiel.State, int, int], str]
+AliasFn = Callable[[pyspiel.State, int, int], tuple[str, ...]]
+PathFn = Callable[[pyspiel.State, int, int], tuple[str, ...]]
+KeyFn = Callable[[re.Match[str]], str]
+
+
+def squash(text: str) -> str:
+    """Lower-case ``text`` and drop everything but letters and digits."""
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def squash_match(match: re.Match[str]) -> str:
+    return squash(match.group(0))
+
+
+@dataclass(frozen=True)
+class MoveGrammar:
+    """The move-label grammar of one game.
+
+    - ``label``: the canonical, human-friendly label of a legal action (unique per state).
+    - ``pattern``: finds move mentions in free text (case-insensitive); it must match every
+      label and alias in full.
+    - ``key``: the canonical key of a mention; two mentions of the same move share a key.
+    - ``hint``: the expected format, for error messages and LLM prompts.
+    - ``aliases``: other ways to write a legal action, accepted when they are the whole answer
+      (a bare ``4`` for ``bid 4``), since they are too loose to search for in prose.
+    - ``click_path``: the targets a person clicks, in order, to make the move; the default is
+      one click on the label (a button).
+    """
+
+    label: LabelFn
+    pattern: re.Pattern[str]
+    hint: str
+    key: KeyFn = squash_match
+    aliases: AliasFn | None = None
+    click_path: PathFn | None = None
+
+    def key_of(self, text: str) -> str | None:
+        """The key of ``text`` if the whole of it is one move mention, else None."""
+        match = self.pattern.fullmatch(text.strip())
+        return self.key(match) if match else None
+
+    def mentions(self, text: str) -> list[tuple[int, int, str]]:
+        """Every move mention in ``text`` as (start, end, key), left to right."""
+        return [(m.start(), m.end(), self.key(m)) for m in self.pattern.finditer(text)]
+
+    def path(self, state: pyspiel.State, player: int, action: int) -> tuple[str, ...]:
+        if self.click_path is None:
+            return (self.label(state, player, action),)
+        return self.click_path(state, player, action)
+
+
+def words(*alternatives: str) -> re.Pattern[str]:
+    """A case-insensitive pattern matching any of ``alternatives`` as whole words."""
+    body = "|".join(alternatives)
+    return re.compile(rf"(?<![0-9A-Za-z])(?:{body})(?![0-9A-Za-z])", re.IGNORECASE)

@@ -1,0 +1,178 @@
+"""The game registry: one entry per playable game, as data.
+
+An entry says what the game is (title, rules, taxonomy), how to load it as a pyspiel game
+with our default parameters, and how its moves are written (the move grammar). Rules
+never import presentation: views and images live in ``renderers/``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Literal
+
+import pyspiel
+
+from games.grammar import MoveGrammar
+
+ParamValue = int | float | bool | str
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    """GTBench's taxonomy: information, chance, dynamics, and the number of players."""
+
+    information: Literal["complete", "incomplete"]
+    chance: Literal["deterministic", "probabilistic"]
+    dynamics: Literal["sequential", "simultaneous"]
+    players: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.information} information, {self.chance}, {self.dynamics}, "
+            f"{self.players} players"
+        )
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """Which parts of the history every seat sees.
+
+    ``moves``: other seats' moves are shown when made (False in sealed-bid games, where they
+    are revealed only at the end). ``chance``: chance outcomes (dice rolls) are public
+    (False when chance deals private cards or dice).
+    """
+
+    moves: bool = True
+    chance: bool = True
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registry entry. ``openspiel`` is the pyspiel short name the game loads from."""
+
+    id: str
+    title: str
+    summary: str
+    openspiel: str
+    taxonomy: Taxonomy
+    grammar: MoveGrammar
+    default_params: Mapping[str, ParamValue] = field(default_factory=dict)
+    param_notes: str = ""
+    benchmark: str = "GTBench"
+    board: Literal["grid", "table"] = "table"
+    visibility: Visibility = Visibility()
+    seed_param: str | None = None
+    """A game parameter that seeds the game's own sampling (set from the match seed)."""
+    max_seats: int | None = None
+
+    @property
+    def rules(self) -> str:
+        """Rules written for a person."""
+        return _rules(self.id)[0]
+
+    @property
+    def rules_for_llm(self) -> str:
+        """Rules written for a language model: terse, exact, with the move format."""
+        return _rules(self.id)[1]
+
+    def params(self, overrides: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
+        """Default parameters with ``overrides`` applied; unknown names are an error."""
+        merged: dict[str, ParamValue] = dict(self.default_params)
+        known = set(self.openspiel_defaults()) | set(merged)
+        for name, value in (overrides or {}).items():
+            if name not in known:
+                raise ValueError(
+                    f"{self.id} has no parameter {name!r}; parameters: {', '.join(sorted(known))}"
+                )
+            merged[name] = _coerce(value, self.openspiel_defaults().get(name, merged.get(name)))
+        return merged
+
+    def openspiel_defaults(self) -> dict[str, ParamValue]:
+        return _openspiel_defaults(self.openspiel)
+
+    def load(self, params: Mapping[str, ParamValue] | None = None) -> pyspiel.Game:
+        """The pyspiel game with these parameters (defaults when ``params`` is None).
+
+        Games seeded by a parameter keep a random generator inside the game object, so each
+        call returns a fresh object for them (a shared one would make replays diverge).
+        """
+        frozen = _freeze(self.params() if params is None else params)
+        if self.seed_param is not None:
+            _register_python_games()
+            return pyspiel.load_game(self.openspiel, dict(frozen))
+        return _load(self.openspiel, frozen)
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    if spec.id in _REGISTRY:
+        raise ValueError(f"game {spec.id!r} is already registered")
+    _REGISTRY[spec.id] = spec
+    return spec
+
+
+def get(game_id: str) -> GameSpec:
+    """The spec of ``game_id``; the error lists the registered games."""
+    _ensure_loaded()
+    try:
+        return _REGISTRY[game_id]
+    except KeyError:
+        raise KeyError(
+            f"unknown game {game_id!r}; registered games: {', '.join(sorted(_REGISTRY))}"
+        ) from None
+
+
+def all_games() -> list[GameSpec]:
+    _ensure_loaded()
+    return list(_REGISTRY.values())
+
+
+def _ensure_loaded() -> None:
+    # Importing the catalogue modules registers their games (one line each, at the end).
+    import games.gtbench  # noqa: F401
+
+
+def _coerce(value: Any, like: Any) -> ParamValue:
+    if isinstance(like, bool):
+        if isinstance(value, str):
+            return value.strip().lower() in {"1", "true", "yes", "on"}
+        return bool(value)
+    if isinstance(like, int):
+        return int(value)
+    if isinstance(like, float):
+        return float(value)
+    return str(value)
+
+
+def _freeze(params: Mapping[str, ParamValue]) -> tuple[tuple[str, ParamValue], ...]:
+    return tuple(sorted(params.items()))
+
+
+@functools.cache
+def _load(name: str, params: tuple[tuple[str, ParamValue], ...]) -> pyspiel.Game:
+    _register_python_games()
+    return pyspiel.load_game(name, dict(params))
+
+
+@functools.cache
+def _openspiel_defaults(name: str) -> dict[str, ParamValue]:
+    _register_python_games()
+    return dict(pyspiel.load_game(name).get_parameters())
+
+
+@functools.cache
+def _register_python_games() -> None:
+    import open_spiel.python.games  # noqa: F401  (registers python_iterated_prisoners_dilemma)
+
+
+@functools.cache
+def _rules(game_id: str) -> tuple[str, str]:
+    text = resources.files("games").joinpath("rules", f"{game_id}.md").read_text("utf-8")
+    person, _, llm = text.partition("\n## For language models\n")
+    person = person.split("\n## For people\n", 1)[-1].strip()
+    return person, llm.strip()

@@ -1,0 +1,33 @@
+"""What people and vision models see: one renderer module per game.
+
+Each module ``renderers/<game_id>.py`` is a set of pure functions of (state, seat):
+
+- ``text(state, seat) -> str``: the seat's view as text (for LLM prompts, screen readers
+  and golden files). It shows only what the rules reveal to that seat.
+- ``image(state, seat, *, options) -> PIL.Image.Image`` and ``hit_test(state, seat, x, y,
+  *, options) -> str | None`` where a game has a drawn board.
+
+The rules in ``games/`` never import this package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+import pyspiel
+
+
+def renderer(game_id: str) -> ModuleType:
+    """The renderer module of ``game_id``."""
+    try:
+        return importlib.import_module(f"renderers.{game_id}")
+    except ModuleNotFoundError as err:
+        if err.name == f"renderers.{game_id}":
+            raise KeyError(f"no renderer for game {game_id!r}") from None
+        raise
+
+
+def text_view(game_id: str, state: pyspiel.State, seat: int) -> str:
+    """The text view of ``state`` for ``seat``."""
+    return renderer(game_id).text(state, seat)

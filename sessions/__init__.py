@@ -1,0 +1,1 @@
+"""A game being played and its record: match engine, store, tournaments, ratings, CLI."""

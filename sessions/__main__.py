@@ -1,0 +1,5 @@
+import sys
+
+from sessions.cli import main
+
+sys.exit(main())

@@ -1,0 +1,90 @@
+"""Driving agents through a match: the one place that applies the retry and failure policy.
+
+An agent's answer that the adapter rejects is sent back to the agent with the adapter's
+message, up to ``max_retries`` times; after that the policy applies: ``forfeit`` (the
+default for rated play) or ``random``, a random legal move flagged as a fallback. Seats that
+act in the same node (simultaneous games) are asked concurrently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from agents.base import Agent, Decision
+from games.actions import ActionId, MoveError
+from sessions.match import Match, NotYourTurn
+from sessions.record import MatchRecord
+
+
+@dataclass(frozen=True)
+class FailurePolicy:
+    max_retries: int = 2
+    on_failure: Literal["forfeit", "random"] = "forfeit"
+
+
+def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = FailurePolicy(),
+              rng: np.random.Generator | None = None) -> None:
+    """Ask ``agent`` for ``seat``'s move until the adapter accepts one or the policy applies."""
+    feedback: str | None = None
+    for _ in range(policy.max_retries + 1):
+        decision = agent.act(match.view(seat), feedback=feedback)
+        if decision.proposal is None:
+            reason = decision.failure or "empty"
+            feedback = f"no answer was received ({reason}); answer with one legal move"
+            match.reject(seat, decision.raw, reason, feedback)
+            continue
+        try:
+            match.submit(seat, decision.proposal, raw=decision.raw or None,
+                         reasoning=decision.reasoning, meta=_meta(decision))
+            return
+        except MoveError as err:
+            feedback = str(err)
+    if match.over:
+        return
+    if policy.on_failure == "random":
+        legal = match.legal(seat)
+        rng = rng or np.random.default_rng([match.record.seed, seat, len(match.record.moves)])
+        choice = legal[int(rng.integers(len(legal)))]
+        match.submit(seat, ActionId(action=choice.action), raw="", fallback=True,
+                     reasoning="random legal move after repeated invalid answers")
+    else:
+        match.forfeit(seat, f"no legal move after {policy.max_retries + 1} attempts")
+
+
+def play_match(match: Match, agents: Sequence[Agent], *, policy: FailurePolicy = FailurePolicy(),
+               rng: np.random.Generator | None = None,
+               on_move: Callable[[Match], None] | None = None) -> MatchRecord:
+    """Play ``match`` to the end with one agent per seat and return its record."""
+    if len(agents) != len(match.record.seats):
+        raise ValueError(f"{len(match.record.seats)} seats but {len(agents)} agents")
+    with ThreadPoolExecutor(max_workers=max(1, len(agents))) as pool:
+        while not match.over:
+            seats = match.to_move()
+            if len(seats) == 1:
+                play_turn(match, seats[0], agents[seats[0]], policy=policy, rng=rng)
+            else:
+                futures = [pool.submit(play_turn, match, s, agents[s], policy=policy, rng=rng)
+                           for s in seats]
+                for future in futures:
+                    _result_unless_over(future.result)
+            if on_move is not None:
+                on_move(match)
+    return match.record
+
+
+def _result_unless_over(result: Callable[[], None]) -> None:
+    try:
+        result()
+    except NotYourTurn:
+        pass  # another seat's forfeit ended the game first
+
+
+def _meta(decision: Decision) -> dict[str, object]:
+    meta = dict(decision.meta)
+    meta["seconds"] = round(decision.seconds, 6)
+    return meta

@@ -1,0 +1,223 @@
+"""The match engine: owns one pyspiel state, routes every proposal through the adapter.
+
+A :class:`Match` resolves chance nodes from its recorded seed, knows which seats must act
+(one in sequential games, every seat in simultaneous ones, N seats in multi-player ones),
+and appends each applied move, with the attempts rejected before it, to its record. It is
+the only caller of ``apply_action``; it is safe to call from several threads.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from agents.base import PublicMove, SeatView
+from games import registry
+from games.actions import LegalMove, MoveError, Proposal, Text, legal_moves, resolve
+from renderers import text_view
+from sessions.record import (
+    CHANCE,
+    Attempt,
+    MatchRecord,
+    MoveRecord,
+    SeatRecord,
+    placement_scores,
+)
+
+
+class NotYourTurn(ValueError):
+    """A proposal from a seat that is not to move now (a stale click, a finished game)."""
+
+
+class Match:
+    """One session of one game: its live state and its record."""
+
+    def __init__(self, game_id: str, seats: list[SeatRecord], *, seed: int,
+                 params: Mapping[str, Any] | None = None, research_use: bool = True) -> None:
+        self.spec = registry.get(game_id)
+        chosen = self.spec.params(params)
+        if self.spec.seed_param and int(chosen.get(self.spec.seed_param, -1)) < 0:
+            chosen[self.spec.seed_param] = seed % 2**31
+        self.game = self.spec.load(chosen)
+        if len(seats) != self.game.num_players():
+            raise ValueError(
+                f"{self.spec.title} needs {self.game.num_players()} seats, got {len(seats)}"
+            )
+        self.record = MatchRecord(game=game_id, params=dict(chosen), seed=seed, seats=seats,
+                                  research_use=research_use)
+        self._state = self.game.new_initial_state()
+        self._chance = np.random.default_rng(seed)
+        self._lock = threading.RLock()
+        self._pending: dict[int, MoveRecord] = {}
+        self._attempts: dict[int, list[Attempt]] = defaultdict(list)
+        self._turn_started: dict[int, float] = {}
+        self._node = 0
+        self._advance()
+
+    # --- reading --------------------------------------------------------------------------
+
+    @property
+    def state(self) -> pyspiel.State:
+        """A copy of the current state (changing it changes nothing here)."""
+        with self._lock:
+            return self._state.clone()
+
+    @property
+    def over(self) -> bool:
+        return self.record.finished
+
+    def to_move(self) -> list[int]:
+        """The seats that must act now; empty when the game is over."""
+        with self._lock:
+            if self.over or self._state.is_terminal():
+                return []
+            if self._state.is_simultaneous_node():
+                return [p for p in range(self.game.num_players())
+                        if p not in self._pending and self._state.legal_actions(p)]
+            return [self._state.current_player()]
+
+    def legal(self, seat: int) -> list[LegalMove]:
+        with self._lock:
+            return legal_moves(self.spec, self._state, seat)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` knows now: its text view, legal moves and the moves it saw."""
+        with self._lock:
+            state = self._state.clone()
+            legal = tuple(legal_moves(self.spec, state, seat)) if seat in self.to_move() else ()
+            return SeatView(
+                game=self.spec, seat=seat, text=text_view(self.spec.id, state, seat),
+                legal=legal, history=tuple(self.visible_moves(seat)), state=state,
+            )
+
+    def visible_moves(self, seat: int) -> list[PublicMove]:
+        """The recorded moves ``seat`` was shown, in order."""
+        shown = self.spec.visibility
+        finished = self.over
+        return [
+            PublicMove(move.seat, move.label)
+            for move in self.record.moves
+            if (shown.chance if move.seat == CHANCE
+                else move.seat == seat or shown.moves or finished)
+        ]
+
+    # --- acting ---------------------------------------------------------------------------
+
+    def submit(self, seat: int, proposal: Proposal, *, raw: str | None = None,
+               reasoning: str = "", meta: dict[str, Any] | None = None,
+               fallback: bool = False) -> LegalMove:
+        """Apply ``seat``'s proposal, or raise and change nothing but the attempt log.
+
+        Raises :class:`NotYourTurn` for a seat that is not to move (nothing is recorded) and
+        a :class:`MoveError` when the adapter rejects the proposal (the attempt is recorded
+        and is stored with the move that finally gets played).
+        """
+        with self._lock:
+            if seat not in self.to_move():
+                raise NotYourTurn(self._not_your_turn(seat))
+            said = raw if raw is not None else _raw_text(proposal)
+            try:
+                move = resolve(self.spec, self._state, seat, proposal)
+            except MoveError as err:
+                self._attempts[seat].append(Attempt(said, err.reason, str(err), time.time()))
+                raise
+            entry = MoveRecord(
+                seat=seat, action=move.action, label=move.label, node=self._node,
+                started_at=self._turn_started.pop(seat, time.time()), ended_at=time.time(),
+                raw=said, rejected=self._attempts.pop(seat, []), reasoning=reasoning,
+                message=proposal.message, fallback=fallback, meta=dict(meta or {}),
+            )
+            if self._state.is_simultaneous_node():
+                self._pending[seat] = entry
+                if not self.to_move():
+                    self._apply_joint()
+            else:
+                self._state.apply_action(move.action)
+                self.record.moves.append(entry)
+                self._node += 1
+            self._advance()
+            return move
+
+    def reject(self, seat: int, raw: str, reason: str, message: str) -> None:
+        """Record a failed attempt that never reached the adapter (an API error, a timeout)."""
+        with self._lock:
+            self._attempts[seat].append(Attempt(raw, reason, message, time.time()))
+
+    def attempts(self, seat: int) -> list[Attempt]:
+        """The failed attempts of ``seat`` at the current decision."""
+        with self._lock:
+            return list(self._attempts.get(seat, []))
+
+    def forfeit(self, seat: int, reason: str) -> None:
+        """End the session with ``seat`` losing (resignation, or too many bad answers)."""
+        with self._lock:
+            if self.over:
+                raise NotYourTurn("the game is already over")
+            standing = [-1.0 if p == seat else 0.0 for p in range(self.game.num_players())]
+            self._finish("forfeit", scores=placement_scores(standing), ended_by=seat,
+                         reason=reason)
+
+    def abandon(self, reason: str = "abandoned") -> None:
+        """End the session without a result (a closed tab, a stopped tournament)."""
+        with self._lock:
+            if not self.over:
+                self._finish("abandoned", scores=None, ended_by=None, reason=reason)
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _apply_joint(self) -> None:
+        entries = [self._pending[p] for p in sorted(self._pending)]
+        self._state.apply_actions([entry.action for entry in entries])
+        self.record.moves.extend(entries)
+        self._pending.clear()
+        self._node += 1
+
+    def _advance(self) -> None:
+        while self._state.is_chance_node():
+            outcomes = self._state.chance_outcomes()
+            probabilities = np.array([p for _, p in outcomes], dtype=float)
+            pick = self._chance.choice(len(outcomes), p=probabilities / probabilities.sum())
+            action = int(outcomes[pick][0])
+            label = self._state.action_to_string(CHANCE, action)
+            now = time.time()
+            self._state.apply_action(action)
+            self.record.moves.append(MoveRecord(CHANCE, action, label, self._node, now, now))
+            self._node += 1
+        if self._state.is_terminal():
+            if not self.over:
+                returns = [float(r) for r in self._state.returns()]
+                self.record.returns = returns
+                self._finish("normal", scores=placement_scores(returns), ended_by=None,
+                             reason="")
+            return
+        now = time.time()
+        for seat in self.to_move():
+            self._turn_started.setdefault(seat, now)
+
+    def _finish(self, outcome: str, *, scores: list[float] | None, ended_by: int | None,
+                reason: str) -> None:
+        self.record.outcome = outcome  # type: ignore[assignment]
+        self.record.scores = scores
+        self.record.ended_by = ended_by
+        self.record.end_reason = reason
+        self.record.ended_at = time.time()
+
+    def _not_your_turn(self, seat: int) -> str:
+        if self.over:
+            return "the game is over; start a new game to play again"
+        if seat in self._pending:
+            return "your move for this round is already in; waiting for the other players"
+        waiting = ", ".join(f"seat {p}" for p in self.to_move())
+        return f"it is not seat {seat}'s turn (waiting for {waiting})"
+
+
+def _raw_text(proposal: Proposal) -> str:
+    if isinstance(proposal, Text):
+        return proposal.text
+    return repr(proposal)

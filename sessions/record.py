@@ -1,0 +1,154 @@
+"""The match record: the unit of storage, export and rating.
+
+A record holds everything needed to audit and replay a session: the game and its
+parameters, the seed, who sat where, every move (with every rejected attempt and why), the
+final returns and how the session ended. :func:`replay` rebuilds the final state from it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import pyspiel
+
+from games import registry
+
+SCHEMA_VERSION = 1
+APP_VERSION = "0.1.0"
+CHANCE = -1
+
+Outcome = Literal["normal", "forfeit", "abandoned"]
+
+
+@dataclass
+class Attempt:
+    """A rejected answer: what was said, why it was refused, and the message sent back."""
+
+    raw: str
+    reason: str
+    message: str
+    at: float
+
+
+@dataclass
+class MoveRecord:
+    """One applied action. Moves of one simultaneous node share ``node``."""
+
+    seat: int
+    action: int
+    label: str
+    node: int
+    started_at: float
+    ended_at: float
+    raw: str = ""
+    rejected: list[Attempt] = field(default_factory=list)
+    reasoning: str = ""
+    message: str = ""
+    fallback: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SeatRecord:
+    """Who sat in a seat. ``entity`` is the identity ratings use (spec with its settings)."""
+
+    kind: str
+    spec: str
+    entity: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    player_id: str | None = None
+    display_name: str | None = None
+
+
+@dataclass
+class MatchRecord:
+    game: str
+    params: dict[str, Any]
+    seed: int
+    seats: list[SeatRecord]
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    moves: list[MoveRecord] = field(default_factory=list)
+    returns: list[float] | None = None
+    scores: list[float] | None = None
+    outcome: Outcome | None = None
+    ended_by: int | None = None
+    end_reason: str = ""
+    research_use: bool = True
+    started_at: float = field(default_factory=time.time)
+    ended_at: float | None = None
+    schema: int = SCHEMA_VERSION
+    app_version: str = APP_VERSION
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchRecord:
+        data = dict(data)
+        if data.get("schema") != SCHEMA_VERSION:
+            raise ValueError(
+                f"record schema {data.get('schema')!r} is not supported (expected {SCHEMA_VERSION})"
+            )
+        data["seats"] = [SeatRecord(**seat) for seat in data["seats"]]
+        data["moves"] = [
+            MoveRecord(**{**move, "rejected": [Attempt(**a) for a in move["rejected"]]})
+            for move in data["moves"]
+        ]
+        return cls(**data)
+
+    @classmethod
+    def from_json(cls, text: str) -> MatchRecord:
+        return cls.from_dict(json.loads(text))
+
+
+def placement_scores(returns: list[float]) -> list[float]:
+    """Scores in [0, 1] from returns: the share of other seats a seat beat (ties count half).
+
+    With two seats this is 1 for a win, ½ for a draw and 0 for a loss.
+    """
+    n = len(returns)
+    if n < 2:
+        return [1.0] * n
+    return [
+        sum(1.0 if mine > other else 0.5 if mine == other else 0.0
+            for j, other in enumerate(returns) if j != i) / (n - 1)
+        for i, mine in enumerate(returns)
+    ]
+
+
+def new_state(record: MatchRecord) -> pyspiel.State:
+    spec = registry.get(record.game)
+    return spec.load(record.params).new_initial_state()
+
+
+def replay(record: MatchRecord, *, upto: int | None = None) -> pyspiel.State:
+    """The state after the first ``upto`` recorded moves (all of them by default)."""
+    state = new_state(record)
+    moves = record.moves if upto is None else record.moves[:upto]
+    i = 0
+    while i < len(moves):
+        if state.is_simultaneous_node():
+            node = moves[i].node
+            joint = [m for m in moves[i:] if m.node == node]
+            actions = [0] * len(joint)
+            for move in joint:
+                actions[move.seat] = move.action
+            if len(joint) < state.num_players():
+                break  # a partly submitted simultaneous node is not applied
+            state.apply_actions(actions)
+            i += len(joint)
+        else:
+            state.apply_action(moves[i].action)
+            i += 1
+    return state

@@ -1,0 +1,52 @@
+"""Shared helpers for the test suite."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+from games.registry import GameSpec, all_games
+
+GAMES = all_games()
+GAME_IDS = [spec.id for spec in GAMES]
+
+
+def fixed_params(spec: GameSpec, seed: int = 7) -> dict[str, object]:
+    """The spec's default parameters, with a game-internal seed pinned when it has one."""
+    params = spec.params()
+    if spec.seed_param:
+        params[spec.seed_param] = seed
+    return params
+
+
+def random_states(spec: GameSpec, seed: int, limit: int = 400) -> list[pyspiel.State]:
+    """Every state along one random playout of ``spec`` (chance included), last one terminal."""
+    rng = np.random.default_rng(seed)
+    state = spec.load(fixed_params(spec, seed)).new_initial_state()
+    states = [state.clone()]
+    while not state.is_terminal() and len(states) < limit:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            probs = np.array([p for _, p in outcomes])
+            state.apply_action(int(outcomes[rng.choice(len(outcomes), p=probs / probs.sum())][0]))
+        elif state.is_simultaneous_node():
+            state.apply_actions([int(rng.choice(state.legal_actions(p)))
+                                 for p in range(state.num_players())])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        states.append(state.clone())
+    return states
+
+
+def acting_players(state: pyspiel.State) -> list[int]:
+    if state.is_terminal() or state.is_chance_node():
+        return []
+    if state.is_simultaneous_node():
+        return [p for p in range(state.num_players()) if state.legal_actions(p)]
+    return [state.current_player()]
+
+
+@pytest.fixture(params=GAME_IDS)
+def game_spec(request: pytest.FixtureRequest) -> GameSpec:
+    return next(spec for spec in GAMES if spec.id == request.param)
