@@ -4,8 +4,14 @@ Each module ``renderers/<game_id>.py`` is a set of pure functions of (state, sea
 
 - ``text(state, seat) -> str``: the seat's view as text (for LLM prompts, screen readers
   and golden files). It shows only what the rules reveal to that seat.
-- ``image(state, seat, *, options) -> PIL.Image.Image`` and ``hit_test(state, seat, x, y,
-  *, options) -> str | None`` where a game has a drawn board.
+- ``image(state, seat, *, selection=(), targets=(), last=None) -> PIL.Image.Image`` (RGB):
+  the board or table as the seat sees it. ``selection`` is the click path chosen so far
+  (highlighted), ``targets`` are the click targets that may come next (highlighted as
+  legal destinations), ``last`` is the click path of the last move played (marked).
+  Targets are the strings of ``LegalMove.path`` from the legal-action adapter.
+- ``hit_test(state, seat, x, y, *, selection=()) -> str | None``: the click target at pixel
+  (x, y) of that same image (its own pixel space), or None outside every target. Games
+  played with buttons (``GameSpec.board == "table"``) may omit it.
 
 The rules in ``games/`` never import this package.
 """
