@@ -148,6 +148,8 @@ def check_fits(spec: AgentSpec, game: GameSpec) -> None:
             f"ismcts needs information states, which {game.id} does not provide; "
             "use random or an LLM"
         )
+    if spec.kind == "ismcts" and game.taxonomy.information == "complete":
+        raise SpecError(f"{game.id} hides nothing; use mcts (ismcts is for hidden information)")
     if spec.kind == "ismcts" and game.taxonomy.dynamics == "simultaneous":
         raise SpecError(f"ismcts cannot play the simultaneous game {game.id}")
 

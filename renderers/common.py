@@ -23,7 +23,10 @@ def turn_line(state: pyspiel.State, seat: int, names: list[str]) -> str:
     player = state.current_player()
     if player < 0:
         return "Waiting for chance."
-    return "Your turn." if player == seat else f"{names[player]} to move."
+    if player == seat:
+        return "Your turn."
+    name = names[player]
+    return f"{name[:1].upper()}{name[1:]} to move."
 
 
 def seat_line(seat: int, names: list[str]) -> str:
