@@ -93,7 +93,7 @@ class GameSpec:
     def openspiel_defaults(self) -> dict[str, ParamValue]:
         return _openspiel_defaults(self.openspiel)
 
-    def load(self, params: Mapping[str, ParamValue] | None = None) -> pyspiel.Game:
+    def load(self, params: Mapping[str, Any] | None = None) -> pyspiel.Game:
         """The pyspiel game with these parameters (defaults when ``params`` is None).
 
         Games seeded by a parameter keep a random generator inside the game object, so each
@@ -149,7 +149,7 @@ def _coerce(value: Any, like: Any) -> ParamValue:
     return str(value)
 
 
-def _freeze(params: Mapping[str, ParamValue]) -> tuple[tuple[str, ParamValue], ...]:
+def _freeze(params: Mapping[str, Any]) -> tuple[tuple[str, ParamValue], ...]:
     return tuple(sorted(params.items()))
 
 

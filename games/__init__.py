@@ -1,0 +1,1 @@
+"""Rules: the game registry and the legal-action adapter."""
