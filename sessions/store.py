@@ -169,13 +169,21 @@ class Store:
     def count(self) -> int:
         return int(self._query("SELECT count(*) FROM matches", ())[0][0])
 
-    def revision(self) -> tuple[int, int]:
-        """(sessions stored, highest row id): changes whenever a session is saved or removed.
+    def revision(self) -> tuple[int, int, int]:
+        """(sessions stored, two change counters): differs after any commit, by this Store
+        (``total_changes``) or by another connection or process (SQLite's
+        ``data_version``), including a session saved again under the same id.
 
-        Cheap enough to call on every page refresh; caches key on it.
+        Cheap enough to call on every page refresh; caches key on it. Only values from the
+        same Store object are comparable.
         """
-        count, top = self._query("SELECT count(*), coalesce(max(rowid), 0) FROM matches", ())[0]
-        return int(count), int(top)
+        with self._lock:
+            try:
+                count = self._db.execute("SELECT count(*) FROM matches").fetchone()[0]
+                version = self._db.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.DatabaseError as err:
+                raise StoreError(f"{self.path}: {err}") from None
+            return int(count), int(version), int(self._db.total_changes)
 
     def results(self) -> list[dict[str, Any]]:
         """Every stored session's result without its moves, oldest first: id, game, outcome,
