@@ -5,151 +5,34 @@ GameBench's method (paper §3.3), done as published and with its bugs fixed:
 * every completed match contributes its seats' scores in [0, 1] (win 1, draw ½, loss 0,
   fractional where a game awards shares); N-seat matches contribute their final standing
   (Plackett–Luce, on the same scale: see :mod:`sessions.bradley_terry`);
-* matches are weighted 1/N_game, so each game counts equally overall; the bootstrap draws
-  as many matches as there are, with probability proportional to those weights;
-* the rating is the mean over the resamples, the interval their 5th–95th percentiles;
-* the rank counts the entities whose interval lies wholly above: 1 + #{j : low_j > high_i}.
+* matches are weighted 1/N_game, so each game counts equally overall;
+* the rating is the mean over B bootstrap resamples (1000 by default), the interval their
+  5th–95th percentiles; the rank counts the entities whose interval lies wholly above:
+  1 + #{j : low_j > high_i};
+* resamples are drawn within each game (stratified) by default; GameBench drew n matches
+  across games with weights 1/N_game ("pooled"), whose intervals fall short of their
+  level when games have unequal match counts (see tests/test_ratings.py).
 
-Who is rated: each seat's ``entity`` (one per agent configuration: ``mcts:1000:2s`` is not
-``mcts:1000:0s``), and ``human`` for every human seat of a session its player agreed to
-share for research (optionally ``human:<player id>`` per player, see :func:`by_player`).
-Sessions that were abandoned, not shared, or hold bad data are not rated and are counted by
-reason in ``dropped``.
+Who is rated and what is left out: :mod:`sessions.results`.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from sessions import bradley_terry as bt
-from sessions.record import MatchRecord
+from sessions import resample
+from sessions.results import MatchResult
 
-HUMAN = "human"
-KINDS = frozenset({"random", "mcts", "ismcts", "tit-for-tat", "human", "llm"})
 Ties = Literal["half", "drop"]
 Resampling = Literal["game", "pooled"]
 
-
-@dataclass(frozen=True)
-class MatchResult:
-    """One finished match as ratings see it: the game, who sat in each seat, their scores."""
-
-    game: str
-    entities: tuple[str, ...]
-    scores: tuple[float, ...]
-    returns: tuple[float, ...] | None = None
-    ended_at: float | None = None
-    players: tuple[str | None, ...] = ()
-    id: str = ""
-
-    @property
-    def tie(self) -> bool:
-        return len(set(self.scores)) == 1
-
-    @property
-    def has_human(self) -> bool:
-        return any(is_human(e) for e in self.entities)
-
-
-def is_human(entity: str) -> bool:
-    return entity == HUMAN or entity.startswith(HUMAN + ":")
-
-
-@dataclass
-class ResultSet:
-    """Rateable results and, by reason, how many sessions were left out."""
-
-    results: list[MatchResult]
-    dropped: Counter[str] = field(default_factory=Counter)
-
-
-def result_of(record: MatchRecord) -> MatchResult | str:
-    """The record's result, or the reason it cannot be rated."""
-    seats = [{"kind": s.kind, "entity": s.entity, "player_id": s.player_id,
-              "score": record.scores[i] if record.scores and i < len(record.scores) else None,
-              "return": record.returns[i] if record.returns and i < len(record.returns) else None}
-             for i, s in enumerate(record.seats)]
-    return _result(record.id, record.game, record.outcome, record.research_use,
-                   record.ended_at, seats)
-
-
-def results_from_records(records: Iterable[MatchRecord]) -> ResultSet:
-    out = ResultSet([])
-    for record in records:
-        _collect(out, result_of(record))
-    return out
-
-
-def results_from_store(store: Any) -> ResultSet:
-    """Rateable results of every session in a :class:`sessions.store.Store`."""
-    out = ResultSet([])
-    for row in store.results():
-        _collect(out, _result(row["id"], row["game"], row["outcome"], row["research_use"],
-                              row["ended_at"], row["seats"]))
-    return out
-
-
-def _collect(out: ResultSet, result: MatchResult | str) -> None:
-    if isinstance(result, str):
-        out.dropped[result] += 1
-    else:
-        out.results.append(result)
-
-
-def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
-            ended_at: float | None, seats: list[dict[str, Any]]) -> MatchResult | str:
-    if outcome is None:
-        return "unfinished"
-    if outcome == "abandoned":
-        return "abandoned"
-    if not research_use:
-        return "not shared for research"
-    if any(s["kind"] not in KINDS or not s["entity"] for s in seats):
-        return "unknown agent"
-    scores = [s["score"] for s in seats]
-    if any(x is None or not 0.0 <= float(x) <= 1.0 for x in scores):
-        return "score missing or outside [0, 1]"
-    entities = tuple(HUMAN if s["kind"] == "human" else s["entity"] for s in seats)
-    if len(set(entities)) < 2:
-        return "one entity in every seat"
-    returns = [s["return"] for s in seats]
-    return MatchResult(game, entities, tuple(float(x) for x in scores),
-                       None if any(r is None for r in returns) else tuple(map(float, returns)),
-                       ended_at, tuple(s["player_id"] for s in seats), match_id)
-
-
-def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchResult]:
-    """Rate each anonymous human player with ≥ ``min_matches`` matches as ``human:<id>``;
-    the other human seats stay pooled as ``human``."""
-    counts = Counter(p for r in results for e, p in zip(r.entities, r.players, strict=False)
-                     if e == HUMAN and p)
-    keep = {p for p, n in counts.items() if n >= min_matches}
-    out = []
-    for r in results:
-        names = tuple(f"{HUMAN}:{p}" if e == HUMAN and p in keep else e
-                      for e, p in zip(r.entities, r.players or (None,) * len(r.entities),
-                                      strict=True))
-        out.append(replace(r, entities=names) if names != r.entities else r)
-    return out
-
-
-def select(results: Iterable[MatchResult], *, game: str | None = None,
-           humans_only: bool = False, since: float | None = None,
-           until: float | None = None) -> list[MatchResult]:
-    """Results of one game, with a human seat, or ended in [since, until)."""
-    return [r for r in results
-            if (game is None or r.game == game) and (not humans_only or r.has_human)
-            and (since is None or (r.ended_at is not None and r.ended_at >= since))
-            and (until is None or (r.ended_at is not None and r.ended_at < until))]
-
-
-# --- rating ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Settings:
@@ -198,6 +81,7 @@ class RatingTable:
     ties: int
     rows: list[Rating]  # best first
     samples: np.ndarray = field(repr=False)  # (B, entities) in row order
+    game_ids: tuple[str, ...] = ()  # the games the matches come from
 
     def get(self, entity: str) -> Rating | None:
         return next((r for r in self.rows if r.entity == entity), None)
@@ -221,7 +105,7 @@ class RatingReport:
     def to_dict(self) -> dict[str, Any]:
         def table(t: RatingTable) -> dict[str, Any]:
             return {"game": t.game, "matches": t.matches, "ties": t.ties,
-                    "ratings": [asdict(r) for r in t.rows]}
+                    "games": list(t.game_ids), "ratings": [asdict(r) for r in t.rows]}
         return {"settings": asdict(self.settings), "dropped": dict(self.dropped),
                 "overall": table(self.overall),
                 "games": {g: table(t) for g, t in self.games.items()}}
@@ -245,9 +129,8 @@ def rate(results: Sequence[MatchResult], settings: Settings = Settings(), *,
     index = {e: i for i, e in enumerate(entities)}
     tables: dict[str, RatingTable] = {}
     parts = []
-    for game, rows in games.items():
-        if not per_game and settings.resampling == "pooled":
-            break
+    by_game = per_game or settings.resampling == "game"
+    for game, rows in games.items() if by_game else ():
         names = sorted({e for r in rows for e in r.entities})
         cells = cells_of(rows, names, settings.ties)
         sample = _draws(cells, settings, game)
@@ -257,9 +140,9 @@ def rate(results: Sequence[MatchResult], settings: Settings = Settings(), *,
     if not results:
         overall = RatingTable(None, 0, 0, [], np.zeros((settings.bootstrap, 0)))
     elif settings.resampling == "game":
-        cells = bt.stack([(c, items) for c, items, _ in parts], len(entities))
+        cells = resample.stack([(c, items) for c, items, _ in parts], len(entities))
         overall = _table(None, list(results), entities, cells,
-                         bt.stack_samples(parts, len(entities)), settings)
+                         resample.stack_samples(parts, len(entities)), settings)
     else:
         cells = cells_of(results, entities, settings.ties)
         overall = _table(None, list(results), entities, cells, _draws(cells, settings, None),
@@ -271,17 +154,17 @@ BLOCK = 100
 """Resamples per random stream: draws do not depend on how the fit chunks its work."""
 
 
-def _draws(cells: bt.Cells, settings: Settings, game: str | None) -> bt.Sample:
+def _draws(cells: resample.Cells, settings: Settings, game: str | None) -> resample.Sample:
     key = 0 if game is None else zlib.crc32(game.encode()) + 1
-    return bt.Sample.concat([
-        bt.draw(cells, min(BLOCK, settings.bootstrap - lo),
-                np.random.default_rng([settings.seed, key, lo // BLOCK]))
+    return resample.Sample.concat([
+        resample.draw(cells, min(BLOCK, settings.bootstrap - lo),
+                      np.random.default_rng([settings.seed, key, lo // BLOCK]))
         for lo in range(0, settings.bootstrap, BLOCK)])
 
 
-def _table(game: str | None, results: list[MatchResult], entities: list[str], cells: bt.Cells,
-           sample: bt.Sample, settings: Settings) -> RatingTable:
-    point = bt.fit_choix(cells, alpha=settings.alpha)
+def _table(game: str | None, results: list[MatchResult], entities: list[str],
+           cells: resample.Cells, sample: resample.Sample, settings: Settings) -> RatingTable:
+    point = bt.fit_point(cells, alpha=settings.alpha)
     samples = bt.fit(cells, sample, alpha=settings.alpha, start=point)
     tail = (1.0 - settings.level) / 2 * 100
     low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
@@ -291,7 +174,8 @@ def _table(game: str | None, results: list[MatchResult], entities: list[str], ce
     order = np.argsort(-mean, kind="stable")
     rows = [Rating(entities[i], float(mean[i]), float(low[i]), float(high[i]), int(ranks[i]),
                    int(played[i]), float(score[i]), float(point[i])) for i in order]
-    return RatingTable(game, len(results), _ties(results), rows, samples[:, order])
+    return RatingTable(game, len(results), _ties(results), rows, samples[:, order],
+                       tuple(sorted({r.game for r in results})))
 
 
 def _ties(results: Sequence[MatchResult]) -> int:
@@ -300,7 +184,8 @@ def _ties(results: Sequence[MatchResult]) -> int:
                                                           if len(r.scores) != 2)
 
 
-def cells_of(results: Sequence[MatchResult], entities: list[str], ties: Ties) -> bt.Cells:
+def cells_of(results: Sequence[MatchResult], entities: list[str], ties: Ties
+             ) -> resample.Cells:
     """The fit's cells, pooled in one stratum: two-seat matches as fractional comparisons,
     others as standings, each match weighted 1/N_game."""
     index = {e: i for i, e in enumerate(entities)}
@@ -313,15 +198,16 @@ def cells_of(results: Sequence[MatchResult], entities: list[str], ties: Ties) ->
     standings = [((), (), 1.0 / per_game[r.game], 0) if r.tie and ties == "drop"
                  else ([index[e] for e in r.entities], r.scores, 1.0 / per_game[r.game], 0)
                  for r in results if len(r.entities) > 2]
-    return bt.collapse(len(entities),
-                       np.array([index[r.entities[0]] for r in pairs], np.int64),
-                       np.array([index[r.entities[1]] for r in pairs], np.int64),
-                       shares[:, 0], shares[:, 1],
-                       np.array([1.0 / per_game[r.game] for r in pairs]),
-                       standings=standings)
+    return resample.collapse(len(entities),
+                             np.array([index[r.entities[0]] for r in pairs], np.int64),
+                             np.array([index[r.entities[1]] for r in pairs], np.int64),
+                             shares[:, 0], shares[:, 1],
+                             np.array([1.0 / per_game[r.game] for r in pairs]),
+                             standings=standings)
 
 
-def _tallies(results: Sequence[MatchResult], entities: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def _tallies(results: Sequence[MatchResult], entities: list[str]
+             ) -> tuple[np.ndarray, np.ndarray]:
     """Matches played and mean score (a tie counts ½) per entity; an entity in several seats
     of one match counts once, with its mean score."""
     index = {e: i for i, e in enumerate(entities)}
@@ -360,10 +246,11 @@ def format_report(report: RatingReport) -> str:
     s = report.settings
     overall = report.overall
     games = list(report.games)
+    played = len(overall.game_ids)
     level = f"{s.level:.0%} CI"
     lines = [
-        f"Bradley–Terry ratings: {overall.matches} matches in {len(games) or 1} "
-        f"game{'s' if len(games) != 1 else ''}, {s.bootstrap} bootstraps (seed {s.seed}) "
+        f"Bradley–Terry ratings: {overall.matches} matches in {played} "
+        f"game{'s' if played != 1 else ''}, {s.bootstrap} bootstraps (seed {s.seed}) "
         f"{'within each game' if s.resampling == 'game' else 'pooled across games'}, "
         f"{level}, alpha {s.alpha:g}; each game weighted equally (1/N_game)."]
     if not overall.rows:

@@ -10,7 +10,9 @@ import pytest
 from scipy.stats import spearmanr
 
 from sessions import bradley_terry as bt
-from sessions.ratings import MatchResult, Settings, cells_of, overlap_ranks, rate
+from sessions import resample
+from sessions.ratings import Settings, cells_of, overlap_ranks, rate
+from sessions.results import MatchResult
 
 
 def two_item_rating_gap(wins: float, losses: float, alpha: float) -> float:
@@ -52,12 +54,12 @@ def synthetic(rng: np.random.Generator, strengths: np.ndarray, per_game: list[in
 
 # --- our Newton fitter against choix --------------------------------------------------------
 
-def random_cells(rng: np.random.Generator, n: int = 7, matches: int = 300) -> bt.Cells:
+def random_cells(rng: np.random.Generator, n: int = 7, matches: int = 300) -> resample.Cells:
     a = rng.integers(0, n, matches)
     b = (a + rng.integers(1, n, matches)) % n
     share = rng.choice([0.0, 0.25, 0.5, 0.8, 1.0], matches)
     weight = rng.choice([1 / 10, 1 / 40, 1 / 90], matches)
-    return bt.collapse(n, a, b, share, 1 - share, weight)
+    return resample.collapse(n, a, b, share, 1 - share, weight)
 
 
 @pytest.mark.parametrize("alpha", [0.001, 0.01, 0.5])
@@ -66,10 +68,26 @@ def test_newton_fit_equals_choix_on_the_weighted_data_and_on_resamples(alpha):
     cells = random_cells(rng)
     assert np.allclose(bt.fit(cells, cells.expected(), alpha=alpha)[0],
                        bt.fit_choix(cells, alpha=alpha), atol=1e-6)
-    sample = bt.draw(cells, 5, rng)
+    sample = resample.draw(cells, 5, rng)
     ours = bt.fit(cells, sample, alpha=alpha, start=bt.fit_choix(cells, alpha=alpha))
     for b, row in enumerate(ours):
         assert np.allclose(row, bt.fit_choix(cells, sample.row(b), alpha=alpha), atol=1e-6)
+
+
+def test_if_choix_does_not_converge_newton_gives_the_same_fit(monkeypatch):
+    rows = synthetic(np.random.default_rng(17), np.linspace(-2, 2, 5), [60, 30])
+    expected = rate(rows, Settings(bootstrap=30)).to_dict()
+
+    def no_convergence(*args, **kwargs):
+        raise RuntimeError("Did not converge after 100 iterations")
+
+    monkeypatch.setattr(choix, "ilsr_pairwise_dense", no_convergence)
+    fallback = rate(rows, Settings(bootstrap=30)).to_dict()
+    for got, want in zip(fallback["overall"]["ratings"], expected["overall"]["ratings"],
+                         strict=True):
+        assert got["entity"] == want["entity"]
+        assert got["fit"] == pytest.approx(want["fit"], abs=1e-6)
+        assert got["rating"] == pytest.approx(want["rating"], abs=1e-6)
 
 
 def test_comparison_matrix_goes_to_ilsr_pairwise_dense_unchanged():
@@ -126,16 +144,16 @@ def test_matches_are_weighted_one_over_the_games_match_count():
     fit = point_fit(rows)
     assert fit["A"] == pytest.approx(fit["B"], abs=1e-9)
     pooled = cells_of(rows, ["A", "B"], "half")
-    by_game = bt.stack([(cells_of(rows[:1], ["A", "B"], "half"), np.array([0, 1])),
+    by_game = resample.stack([(cells_of(rows[:1], ["A", "B"], "half"), np.array([0, 1])),
                         (cells_of(rows[1:], ["A", "B"], "half"), np.array([0, 1]))], 2)
     for cells in (pooled, by_game):
         assert cells.expected().comparisons[0] == pytest.approx(np.array([[0, 2], [2, 0]]))
     # GameBench: four draws, each game equally likely
-    draws = bt.counts(pooled, 4000, np.random.default_rng(0))
+    draws = resample.counts(pooled, 4000, np.random.default_rng(0))
     assert draws.sum(axis=1) == pytest.approx(np.full(4000, 4))  # n matches per resample
     assert draws.mean(axis=0) == pytest.approx([2, 2], abs=0.05)
     # by game: x's one match is drawn once and y's three thrice, each game scaled to weigh 2
-    draws = bt.counts(by_game, 4000, np.random.default_rng(0))
+    draws = resample.counts(by_game, 4000, np.random.default_rng(0))
     assert draws.sum(axis=1) == pytest.approx(np.full(4000, 4))
     assert np.unique(draws[:, 0]).tolist() == [2.0]
     # without the weighting (one game), B would be ahead.
@@ -210,7 +228,7 @@ def pl_standings(rng: np.random.Generator, strengths: np.ndarray, count: int, se
 def test_standings_alone_equal_choix_ilsr_rankings():
     rng = np.random.default_rng(6)
     standings = pl_standings(rng, rng.normal(size=6), 60, 4)
-    cells = bt.collapse(6, [], [], [], [], [], standings=[(i, s, 1.0, 0) for i, s in standings])
+    cells = resample.collapse(6, [], [], [], [], [], standings=[(i, s, 1.0, 0) for i, s in standings])
     rankings = [[i for _, i in sorted(zip(s, items, strict=True), reverse=True)]
                 for items, s in standings]
     reference = choix.ilsr_rankings(6, rankings, alpha=0.01, max_iter=1000)
@@ -227,7 +245,7 @@ def test_pairs_and_standings_make_one_fit_the_same_as_choix_on_all_rankings():
     a = rng.integers(0, 6, 150)
     b = (a + rng.integers(1, 6, 150)) % 6
     win = (rng.random(150) < 1 / (1 + np.exp(strengths[b] - strengths[a]))).astype(float)
-    cells = bt.collapse(6, a, b, win, 1 - win, np.ones(150),
+    cells = resample.collapse(6, a, b, win, 1 - win, np.ones(150),
                         standings=[(i, s, 1.0, 0) for i, s in standings])
     rankings = [[i for _, i in sorted(zip(s, items, strict=True), reverse=True)]
                 for items, s in standings]
@@ -238,15 +256,15 @@ def test_pairs_and_standings_make_one_fit_the_same_as_choix_on_all_rankings():
 
 
 def test_a_two_seat_standing_is_a_pairwise_comparison_ties_included():
-    pairwise = bt.collapse(3, [0, 1], [1, 2], [1.0, 0.5], [0.0, 0.5], [1.0, 1.0])
-    as_standings = bt.collapse(3, [], [], [], [], [], standings=[
+    pairwise = resample.collapse(3, [0, 1], [1, 2], [1.0, 0.5], [0.0, 0.5], [1.0, 1.0])
+    as_standings = resample.collapse(3, [], [], [], [], [], standings=[
         ([0, 1], [1.0, 0.0], 1.0, 0), ([1, 2], [0.5, 0.5], 1.0, 0)])
     assert np.allclose(bt.fit_choix(pairwise), bt.fit_choix(as_standings), atol=1e-9)
 
 
 def test_seats_tied_in_a_standing_get_the_same_rating():
     standings = [([0, 1, 2, 3], [1.0, 1.0, 0.3, 0.0], 1.0, 0)] * 5 + [([2, 3], [1, 0], 1.0, 0)]
-    fit = bt.fit_choix(bt.collapse(4, [], [], [], [], [], standings=standings))
+    fit = bt.fit_choix(resample.collapse(4, [], [], [], [], [], standings=standings))
     assert fit[0] == pytest.approx(fit[1], abs=1e-9)
     assert fit[1] > fit[2] > fit[3]
 
@@ -256,7 +274,7 @@ def test_standings_and_pairs_from_the_same_strengths_land_on_the_same_scale():
     strengths = np.linspace(-1.5, 1.5, 8)
     truth = strengths - strengths.mean()
     standings = pl_standings(rng, strengths, 600, 6)
-    only_standings = bt.fit_choix(bt.collapse(8, [], [], [], [], [], standings=[
+    only_standings = bt.fit_choix(resample.collapse(8, [], [], [], [], [], standings=[
         (i, s, 1.0, 0) for i, s in standings]))
     pairs = synthetic(rng, strengths, [3000], draw_rate=0.0)
     only_pairs = point_fit(pairs)
