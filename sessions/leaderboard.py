@@ -158,20 +158,25 @@ def forest_plot(table: RatingTable, *, level: float = 0.90, title: str | None = 
     return fig
 
 
+LABELLED_CELLS = 12
+"""Heat maps of up to this many entities print each probability in its cell (beyond that
+the labels are unreadable and slow to draw; the head-to-head table has the numbers)."""
+
+
 def win_probability_plot(table: RatingTable, *, title: str | None = None) -> Figure:
     """Heat map of P(row beats column)."""
     from matplotlib.figure import Figure
 
     entities = table.entities
     n = len(entities)
-    size = 2.5 + 0.55 * max(n, 1)
+    size = 3.0 + 0.45 * max(n, 1)
     fig = Figure(figsize=(size + 1.5, size), layout="constrained")
     ax = fig.add_subplot()
     p = table.win_probability() if n else np.zeros((0, 0))
     image = ax.imshow(p, cmap="RdBu", vmin=0.0, vmax=1.0)
     ax.set_xticks(range(n), entities, rotation=45, ha="right")
     ax.set_yticks(range(n), entities)
-    for i in range(n):
+    for i in range(n if n <= LABELLED_CELLS else 0):
         for j in range(n):
             if i != j:
                 ax.text(j, i, f"{p[i, j]:.2f}", ha="center", va="center", fontsize=8,

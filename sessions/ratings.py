@@ -266,8 +266,8 @@ def format_report(report: RatingReport) -> str:
         lines += ["  ".join(c.rjust(w) if i != 1 else c.ljust(w)
                             for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
                   for row in rows]
-    lines.append(_notes(report))
-    return "\n".join(lines)
+    notes = _notes(report)
+    return "\n".join([*lines, notes] if notes else lines)
 
 
 def _cell(rating: Rating | None) -> str:

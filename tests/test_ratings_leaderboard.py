@@ -129,3 +129,21 @@ def test_dates_are_read_as_utc_days_or_instants():
     assert parse_when("") is None and parse_when(None) is None and parse_when(5) == 5.0
     with pytest.raises(ValueError, match="write YYYY-MM-DD"):
         parse_when("01/03/2025")
+
+
+def test_heat_map_labels_cells_while_they_are_readable():
+    import numpy as np
+
+    from sessions.leaderboard import LABELLED_CELLS, win_probability_plot
+    from sessions.ratings import Rating, RatingTable
+
+    def table(n: int) -> RatingTable:
+        rows = [Rating(f"agent{i}", -i / 2, -i / 2 - 1, -i / 2 + 1, 1, 10, 0.5, 0.0)
+                for i in range(n)]
+        return RatingTable(None, 10, 0, rows, np.zeros((2, n)))
+
+    small = win_probability_plot(table(3)).axes[0]
+    texts = sorted(t.get_text() for t in small.texts)
+    assert len(texts) == 6 and "0.62" in texts and "0.38" in texts  # σ(±0.5)
+    large = win_probability_plot(table(LABELLED_CELLS + 1)).axes[0]
+    assert len(large.texts) == 0 and len(large.get_xticklabels()) == LABELLED_CELLS + 1
