@@ -4,6 +4,12 @@ Parameter choices (GTBench's own code, `configs/game_configs` and `games/*.py`):
 tic-tac-toe, connect four, Kuhn poker, blind auction, negotiation and iterated prisoner's
 dilemma use OpenSpiel's defaults; breakthrough is 3 columns × 8 rows; liar's dice has 1 die
 each; nim has piles 1;3;5;7 and is misère (OpenSpiel's default); pig ends at 20 points.
+
+NRA objective (GameSpec.objective): GTBench §2.2 names tic-tac-toe and breakthrough as
+beat-the-opponent games and Kuhn poker and negotiation as earn-rewards games. We also count
+connect four, nim, liar's dice and pig as "beat" (each ends in a win or a loss; OpenSpiel's
+returns are ±1), and the blind auction (value minus price) and the prisoner's dilemma
+(payoffs summed over rounds) as "earn", since there the amount is the result.
 """
 
 from __future__ import annotations
@@ -179,6 +185,7 @@ _KUHN_KEYS = {"pass": "pass", "check": "pass", "fold": "pass", "bet": "bet", "ca
 
 KUHN_POKER = GameSpec(
     id="kuhn_poker",
+    objective="earn",
     title="Kuhn poker",
     summary="Three-card poker (J, Q, K): one card each, one round of betting.",
     openspiel="kuhn_poker",
@@ -263,6 +270,7 @@ def _bid_label(state: pyspiel.State, player: int, action: int) -> str:
 
 BLIND_AUCTION = GameSpec(
     id="first_sealed_auction",
+    objective="earn",
     title="Blind auction",
     summary="A first-price sealed-bid auction: the higher bid wins and pays its bid.",
     openspiel="first_sealed_auction",
@@ -321,6 +329,7 @@ _NUMBERS = r"(?P<numbers>\[?\s*\d+(?:\s*[,; ]\s*\d+){1,5}\s*\]?)"
 
 NEGOTIATION = GameSpec(
     id="negotiation",
+    objective="earn",
     title="Negotiation",
     summary="Split a pool of items by alternating proposals; no deal, no points.",
     openspiel="negotiation",
@@ -381,6 +390,7 @@ _IPD_KEYS = {
 
 PRISONERS_DILEMMA = GameSpec(
     id="iterated_prisoners_dilemma",
+    objective="earn",
     title="Iterated prisoner's dilemma",
     summary="Both choose at once to cooperate or defect, round after round.",
     openspiel="python_iterated_prisoners_dilemma",

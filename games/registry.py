@@ -67,6 +67,9 @@ class GameSpec:
     seed_param: str | None = None
     """A game parameter that seeds the game's own sampling (set from the match seed)."""
     max_seats: int | None = None
+    objective: Literal["beat", "earn"] = "beat"
+    """GTBench's two protocols: "beat" the opponent (win 1, draw ½, loss 0) or "earn" rewards
+    (the returns are the score). NRA scores a game by it (sessions/nra.py)."""
 
     @property
     def rules(self) -> str:

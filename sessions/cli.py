@@ -1,4 +1,4 @@
-"""Command line: ``python -m sessions play | export``."""
+"""Command line: ``python -m sessions play | ratings | export``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.specs import SpecError
+from sessions import ratings
+from sessions.bradley_terry import DEFAULT_ALPHA
 from sessions.engine import FailurePolicy
+from sessions.gamebench_format import (
+    GAMEBENCH_ALPHA,
+    GAMEBENCH_RESAMPLING,
+    GAMEBENCH_TIES,
+    read_gamebench,
+    write_gamebench,
+)
+from sessions.leaderboard import parse_when
+from sessions.nra import nra_table
+from sessions.results import ResultSet, by_player, results_from_store, select
 from sessions.store import Store, StoreError, default_path, export_jsonl
 from sessions.tournament import run_tournament
 
@@ -47,13 +59,108 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="no progress bar")
     play.set_defaults(run=_play)
 
+    _ratings_parser(sub)
+
     export = sub.add_parser("export", help="write stored matches")
     export.add_argument("--db", type=Path, default=None)
-    export.add_argument("--format", choices=["jsonl"], default="jsonl")
+    export.add_argument("--format", choices=["jsonl", "gamebench"], default="jsonl",
+                        help="jsonl: whole replayable records (default); gamebench: "
+                             "GameBench's matches.json (rated two-seat matches only)")
     export.add_argument("--game", default=None)
     export.add_argument("--out", type=Path, default=None, help="file (default: stdout)")
     export.set_defaults(run=_export)
     return parser
+
+
+def _ratings_parser(sub: argparse._SubParsersAction) -> None:
+    rate = sub.add_parser(
+        "ratings", help="Bradley–Terry ratings with bootstrap intervals (and NRA)",
+        description="Rate every agent configuration and the pooled human player from the "
+                    "stored matches, or from a GameBench matches.json file.")
+    source = rate.add_mutually_exclusive_group()
+    source.add_argument("--db", type=Path, default=None,
+                        help=f"store file (default {default_path()})")
+    source.add_argument("--gamebench", type=Path, default=None, metavar="FILE",
+                        help="rate a GameBench matches.json instead (GameBench's convention: "
+                             f"ties dropped, alpha {GAMEBENCH_ALPHA:g}, pooled resampling, "
+                             "unless told otherwise)")
+    rate.add_argument("--game", default=None, help="rate one game only")
+    rate.add_argument("--bootstrap", type=int, default=1000,
+                      help="bootstrap resamples (default 1000, as GameBench ran; 10000 for "
+                           "publication)")
+    rate.add_argument("--seed", type=int, default=0)
+    rate.add_argument("--ties", choices=["half", "drop"], default=None,
+                      help="a tie is half a win each way (default) or dropped as GameBench did "
+                           "(default for --gamebench)")
+    rate.add_argument("--alpha", type=float, default=None,
+                      help=f"choix regularisation (default {DEFAULT_ALPHA:g}; "
+                           f"{GAMEBENCH_ALPHA:g} for --gamebench)")
+    rate.add_argument("--resample", choices=["game", "pooled"], default=None,
+                      help="game: redraw each game's matches within the game (default; "
+                           "intervals hold their level when games have unequal match counts); "
+                           "pooled: draw across games with weights 1/N_game, as GameBench did "
+                           "(default for --gamebench)")
+    rate.add_argument("--level", type=float, default=0.90, help="interval level (default 0.90)")
+    rate.add_argument("--humans-only", action="store_true",
+                      help="only sessions with a human seat")
+    rate.add_argument("--since", default=None, metavar="DATE", help="ended on or after (UTC)")
+    rate.add_argument("--until", default=None, metavar="DATE", help="ended on or before (UTC)")
+    rate.add_argument("--by-player", type=int, default=None, metavar="MIN",
+                      help="rate each anonymous human player with at least MIN matches apart")
+    rate.add_argument("--nra", action="store_true", help="also print GTBench's NRA per pair")
+    rate.add_argument("--json", action="store_true", help="print the report as JSON")
+    rate.set_defaults(run=_ratings)
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    gamebench = args.gamebench is not None
+    settings = ratings.Settings(
+        bootstrap=args.bootstrap, seed=args.seed,
+        ties=args.ties or (GAMEBENCH_TIES if gamebench else "half"),
+        alpha=args.alpha if args.alpha is not None else
+        (GAMEBENCH_ALPHA if gamebench else DEFAULT_ALPHA), level=args.level,
+        resampling=args.resample or (GAMEBENCH_RESAMPLING if gamebench else "game"))
+    settings.check()
+    if gamebench:
+        found = ResultSet(read_gamebench(args.gamebench))
+    else:
+        with Store(args.db) as store:
+            found = results_from_store(store)
+    results = found.results
+    if args.by_player:
+        results = by_player(results, args.by_player)
+    chosen = select(results, game=args.game, humans_only=args.humans_only,
+                            since=parse_when(args.since), until=parse_when(args.until, end=True))
+    if args.game and not chosen:
+        known = sorted({r.game for r in results})
+        raise ValueError(f"no rated matches of {args.game!r}; games with rated matches: "
+                         f"{', '.join(known) or 'none'}")
+    report = ratings.rate(chosen, settings, dropped=found.dropped, per_game=not args.game)
+    pairs, skipped = nra_table(chosen) if args.nra else ([], None)
+    if args.json:
+        data = report.to_dict()
+        if args.nra:
+            data["nra"] = [vars(p) for p in pairs]
+            data["nra_skipped"] = dict(skipped or {})
+        print(json.dumps(data, indent=2))
+        return 0
+    print(ratings.format_report(report))
+    if args.nra:
+        print()
+        print(_nra_text(pairs, skipped))
+    return 0
+
+
+def _nra_text(pairs: list, skipped: object) -> str:
+    rows = [("game", "entity", "opponent", "matches", "NRA")] + [
+        (p.game, p.entity, p.opponent, str(p.matches), f"{p.nra:+.3f}") for p in pairs]
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    lines = ["GTBench NRA (win/draw/loss or rewards, per game; see sessions/nra.py)"]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+              for r in rows]
+    if skipped:
+        lines.append("left out of NRA: " + ", ".join(f"{n} {why}" for why, n in skipped.items()))
+    return "\n".join(lines)
 
 
 def _params(pairs: list[str]) -> dict[str, str]:
@@ -85,6 +192,8 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if args.format == "gamebench":
+        return _export_gamebench(args)
     with Store(args.db) as store:
         if args.out is None:
             count = export_jsonl(store, sys.stdout, game=args.game)
@@ -92,4 +201,21 @@ def _export(args: argparse.Namespace) -> int:
             with args.out.open("w", encoding="utf-8") as out:
                 count = export_jsonl(store, out, game=args.game)
     print(f"exported {count} records", file=sys.stderr)
+    return 0
+
+
+def _export_gamebench(args: argparse.Namespace) -> int:
+    with Store(args.db) as store:
+        found = results_from_store(store)
+    results = select(found.results, game=args.game)
+    if args.out is None:
+        count, skipped = write_gamebench(results, sys.stdout)
+    else:
+        with args.out.open("w", encoding="utf-8") as out:
+            count, skipped = write_gamebench(results, out)
+    left_out = found.dropped + skipped
+    note = ", ".join(f"{n} {why}" for why, n in sorted(left_out.items()))
+    print(f"exported {count} matches in GameBench's format"
+          + (f"; skipped {sum(left_out.values())} ({note})" if left_out else ""),
+          file=sys.stderr)
     return 0

@@ -169,6 +169,42 @@ class Store:
     def count(self) -> int:
         return int(self._query("SELECT count(*) FROM matches", ())[0][0])
 
+    def revision(self) -> tuple[int, int, int]:
+        """(sessions stored, two change counters): differs after any commit, by this Store
+        (``total_changes``) or by another connection or process (SQLite's
+        ``data_version``), including a session saved again under the same id.
+
+        Cheap enough to call on every page refresh; caches key on it. Only values from the
+        same Store object are comparable.
+        """
+        with self._lock:
+            try:
+                count = self._db.execute("SELECT count(*) FROM matches").fetchone()[0]
+                version = self._db.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.DatabaseError as err:
+                raise StoreError(f"{self.path}: {err}") from None
+            return int(count), int(version), int(self._db.total_changes)
+
+    def results(self) -> list[dict[str, Any]]:
+        """Every stored session's result without its moves, oldest first: id, game, outcome,
+        research_use, ended_at and seats [{kind, entity, player_id, score, return}].
+
+        What ratings need, read from the seats table instead of parsing whole records.
+        """
+        rows = self._query(
+            "SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, s.seat, s.kind, "
+            "s.entity, s.player_id, s.score, s.return FROM matches m "
+            "JOIN seats s ON s.match_id = m.id ORDER BY m.ended_at, m.id, s.seat", ())
+        out: list[dict[str, Any]] = []
+        for match_id, game, outcome, research, ended_at, _, kind, entity, player, score, ret \
+                in rows:
+            if not out or out[-1]["id"] != match_id:
+                out.append({"id": match_id, "game": game, "outcome": outcome,
+                            "research_use": bool(research), "ended_at": ended_at, "seats": []})
+            out[-1]["seats"].append({"kind": kind, "entity": entity, "player_id": player,
+                                     "score": score, "return": ret})
+        return out
+
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self._lock:
             try:

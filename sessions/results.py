@@ -1,0 +1,134 @@
+"""What ratings read: finished matches as :class:`MatchResult`, and why others are left out.
+
+Who is rated: each seat's ``entity`` (one per agent configuration: ``mcts:1000:2s`` is not
+``mcts:1000:0s``), and ``human`` for every human seat of a session its player agreed to
+share for research (optionally ``human:<player id>`` per player, see :func:`by_player`).
+Sessions that were abandoned or unfinished, not shared, or hold bad data (an agent kind
+we do not know, a score outside [0, 1], one entity in every seat) are not rated; a
+:class:`ResultSet` counts them by reason. Forfeits are rated: the forfeiter lost.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sessions.record import MatchRecord
+
+HUMAN = "human"
+KINDS = frozenset({"random", "mcts", "ismcts", "tit-for-tat", "human", "llm"})
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One finished match as ratings see it: the game, who sat in each seat, their scores."""
+
+    game: str
+    entities: tuple[str, ...]
+    scores: tuple[float, ...]
+    returns: tuple[float, ...] | None = None
+    ended_at: float | None = None
+    players: tuple[str | None, ...] = ()
+    id: str = ""
+
+    @property
+    def tie(self) -> bool:
+        return len(set(self.scores)) == 1
+
+    @property
+    def has_human(self) -> bool:
+        return any(is_human(e) for e in self.entities)
+
+
+def is_human(entity: str) -> bool:
+    return entity == HUMAN or entity.startswith(HUMAN + ":")
+
+
+@dataclass
+class ResultSet:
+    """Rateable results and, by reason, how many sessions were left out."""
+
+    results: list[MatchResult]
+    dropped: Counter[str] = field(default_factory=Counter)
+
+
+def result_of(record: MatchRecord) -> MatchResult | str:
+    """The record's result, or the reason it cannot be rated."""
+    seats = [{"kind": s.kind, "entity": s.entity, "player_id": s.player_id,
+              "score": record.scores[i] if record.scores and i < len(record.scores) else None,
+              "return": record.returns[i] if record.returns and i < len(record.returns) else None}
+             for i, s in enumerate(record.seats)]
+    return _result(record.id, record.game, record.outcome, record.research_use,
+                   record.ended_at, seats)
+
+
+def results_from_records(records: Iterable[MatchRecord]) -> ResultSet:
+    out = ResultSet([])
+    for record in records:
+        _collect(out, result_of(record))
+    return out
+
+
+def results_from_store(store: Any) -> ResultSet:
+    """Rateable results of every session in a :class:`sessions.store.Store`."""
+    out = ResultSet([])
+    for row in store.results():
+        _collect(out, _result(row["id"], row["game"], row["outcome"], row["research_use"],
+                              row["ended_at"], row["seats"]))
+    return out
+
+
+def _collect(out: ResultSet, result: MatchResult | str) -> None:
+    if isinstance(result, str):
+        out.dropped[result] += 1
+    else:
+        out.results.append(result)
+
+
+def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
+            ended_at: float | None, seats: list[dict[str, Any]]) -> MatchResult | str:
+    if outcome is None:
+        return "unfinished"
+    if outcome == "abandoned":
+        return "abandoned"
+    if not research_use:
+        return "not shared for research"
+    if any(s["kind"] not in KINDS or not s["entity"] for s in seats):
+        return "unknown agent"
+    scores = [s["score"] for s in seats]
+    if any(x is None or not 0.0 <= float(x) <= 1.0 for x in scores):
+        return "score missing or outside [0, 1]"
+    entities = tuple(HUMAN if s["kind"] == "human" else s["entity"] for s in seats)
+    if len(set(entities)) < 2:
+        return "one entity in every seat"
+    returns = [s["return"] for s in seats]
+    return MatchResult(game, entities, tuple(float(x) for x in scores),
+                       None if any(r is None for r in returns) else tuple(map(float, returns)),
+                       ended_at, tuple(s["player_id"] for s in seats), match_id)
+
+
+def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchResult]:
+    """Rate each anonymous human player with ≥ ``min_matches`` matches as ``human:<id>``;
+    the other human seats stay pooled as ``human``."""
+    counts = Counter(p for r in results for e, p in zip(r.entities, r.players, strict=False)
+                     if e == HUMAN and p)
+    keep = {p for p, n in counts.items() if n >= min_matches}
+    out = []
+    for r in results:
+        names = tuple(f"{HUMAN}:{p}" if e == HUMAN and p in keep else e
+                      for e, p in zip(r.entities, r.players or (None,) * len(r.entities),
+                                      strict=True))
+        out.append(replace(r, entities=names) if names != r.entities else r)
+    return out
+
+
+def select(results: Iterable[MatchResult], *, game: str | None = None,
+           humans_only: bool = False, since: float | None = None,
+           until: float | None = None) -> list[MatchResult]:
+    """Results of one game, with a human seat, or ended in [since, until)."""
+    return [r for r in results
+            if (game is None or r.game == game) and (not humans_only or r.has_human)
+            and (since is None or (r.ended_at is not None and r.ended_at >= since))
+            and (until is None or (r.ended_at is not None and r.ended_at < until))]
