@@ -177,15 +177,16 @@ class _LegalTable:
         return self._aliases
 
 
-_TABLES: OrderedDict[tuple[str, str, str, int], _LegalTable] = OrderedDict()
+_TABLES: OrderedDict[tuple[str, int, str, str, int], _LegalTable] = OrderedDict()
 _TABLES_LOCK = threading.Lock()
 _TABLES_KEPT = 64
 
 
 def _table(spec: GameSpec, state: pyspiel.State, player: int) -> _LegalTable:
-    """The legal-move table, cached by game (with its parameters), history and seat: an
-    OpenSpiel state is determined by its game and its history."""
-    key = (spec.id, str(state.get_game()), state.history_str(), player)
+    """The legal-move table, cached by game object (and its parameters), history and seat:
+    an OpenSpiel state is determined by its game and its history."""
+    game = state.get_game()
+    key = (spec.id, id(game), str(game), state.history_str(), player)
     with _TABLES_LOCK:
         table = _TABLES.get(key)
         if table is not None:

@@ -57,11 +57,11 @@ class BattleRoyaleView(GamaView):
                 did = f"shot at {target} and hit" if turn.hit else f"shot at {target} but missed"
                 answer = target
             mine = turn.shooter == seat
+            left = f"There are {turn.left} players left."
             out.append(Entry(
-                f"Round {i + 1}", "" if mine else f"{shooter} {did}.",
-                f"You {did}." if mine else "",
+                f"Round {i + 1}", "" if mine else f"{shooter} {did}.", "",
                 json.dumps({"target": answer}) if mine else None,
-                f"There are {turn.left} players left.",
+                f"You {did}. {left}" if mine else left,
                 {"round": str(i + 1), "shooter": "you" if mine else player_name(turn.shooter),
                  "action": "miss" if turn.target is None else f"shoot {player_name(turn.target)}",
                  "result": "-" if turn.target is None else ("hit" if turn.hit else "missed"),
@@ -74,6 +74,11 @@ class BattleRoyaleView(GamaView):
 
     def ask(self, state: pyspiel.State, seat: int) -> str:
         return "shoot at a player still in the game, or miss on purpose"
+
+    def total(self, state: pyspiel.State, seat: int) -> str:
+        if state.alive[seat]:
+            return f"You have outlasted {len(state.eliminated)} players so far"
+        return f"You were eliminated after {state.eliminated.index(seat)} others"
 
     def request(self, state: pyspiel.State, seat: int) -> str:
         return (

@@ -95,6 +95,9 @@ class GamaView:
     game_id: str = ""
     json_field: str = ""
     unit: str = "round"
+    score_uses_hidden: bool = False
+    """True when the seat's GAMA score depends on what it may not see (the auction divides
+    by the highest valuation of the session): then it is shown only once the game is over."""
 
     # --- what a subclass provides ------------------------------------------------------------
 
@@ -149,11 +152,16 @@ class GamaView:
         lines.append(self.status(state, seat))
         return "\n".join(line for line in lines if line)
 
+    def total(self, state: pyspiel.State, seat: int) -> str:
+        """The seat's running result in words (``Your total: 15``)."""
+        return f"Your total: {number_text(round(state.returns()[seat], 2))}"
+
     def standing(self, state: pyspiel.State, seat: int) -> str:
-        gama = scoring.score(state, [seat]).score
-        total = number_text(round(state.returns()[seat], 2))
-        score = f"; GAMA score so far {gama:.1f} of 100" if gama is not None else ""
-        return f"Your total: {total}{score}."
+        hidden = self.score_uses_hidden and not state.is_terminal()
+        gama = None if hidden else scoring.score(state, [seat]).score
+        score = f"GAMA score so far {gama:.1f} of 100" if gama is not None else ""
+        told = "; ".join(part for part in (self.total(state, seat), score) if part)
+        return f"{told}." if told else ""
 
     def status(self, state: pyspiel.State, seat: int) -> str:
         if state.is_terminal():

@@ -29,6 +29,10 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def golds(n: int) -> str:
+    return f"{n} gold" if n == 1 else f"{n} golds"
+
+
 def plan_json(plan: tuple[int, ...] | list[int], proposer: int) -> str:
     """GAMA's plan format: golds by rank, from the proposer to the most junior pirate."""
     return json.dumps({str(seat + 1): str(plan[seat]) for seat in range(proposer, len(plan))})
@@ -45,7 +49,7 @@ class PirateView(GamaView):
 
     def identity(self, state: pyspiel.State, seat: int) -> str:
         rank = seat + 1
-        if seat < state.proposer and not (state.finished and seat == state.proposer):
+        if seat < state.proposer:
             return f"You are pirate {rank}; you were thrown overboard."
         return f"You are pirate {rank}, the {_ordinal(rank)} most senior pirate."
 
@@ -66,7 +70,7 @@ class PirateView(GamaView):
             choice, answer = f"You chose to {vote}.", json_answer(self.json_field, vote)
         if proposal.accepted:
             outcome = ("At least half of the pirates accepted the plan. The game ends." +
-                       (f" Your gold is {proposal.plan[seat]}." if seat >= proposal.proposer
+                       (f" You get {golds(proposal.plan[seat])}." if seat >= proposal.proposer
                         else ""))
         else:
             outcome = (f"Less than half of the pirates accepted the plan. The {_ordinal(proposer)} "
@@ -84,15 +88,23 @@ class PirateView(GamaView):
              "result": "passed" if proposal.accepted else "overboard"},
         )
 
+    def total(self, state: pyspiel.State, seat: int) -> str:
+        if not state.finished:
+            return ""
+        if seat < state.proposer:
+            return "You were thrown overboard"
+        return f"Your gold: {golds(state.final_plan()[seat])}"
+
     def columns(self) -> tuple[str, ...]:
         return ("round", "proposer", "plan", "your share", "your vote", "accepted", "result")
 
     def ask(self, state: pyspiel.State, seat: int) -> str:
         if state.deciding is not None:
             return (f"choose how many golds pirate {state.deciding + 1} gets, from 0 to "
-                    f"{state.gold_left()} (you keep what is left at the end)")
+                    f"{state.gold_left()} (so far: {self._so_far(state)}; you keep what is "
+                    "left at the end)")
         return (f"accept or reject the plan {plan_json(state.plan, state.proposer)}, which gives "
-                f"you {state.plan[seat]} golds")
+                f"you {golds(state.plan[seat])}")
 
     def request(self, state: pyspiel.State, seat: int) -> str:
         proposer = state.proposer + 1
@@ -102,21 +114,24 @@ class PirateView(GamaView):
                 "overboard if it does not negatively impact your other goals.")
         if state.deciding is None:
             return (f"{head}\nThe proposed plan is {plan_json(state.plan, state.proposer)}. "
-                    f"You will get {state.plan[seat]} golds from this plan.\n"
+                    f"You will get {golds(state.plan[seat])} from this plan.\n"
                     "Please provide your decision on the current proposal in the following JSON "
                     "format:\n"
                     '{"decision": "accept_or_reject"}')
-        golds = state.get_game().golds
-        so_far = ", ".join(f"pirate {s + 1} gets {state.plan[s]}"
-                           for s in range(state.proposer + 1, state.deciding)) or "nothing yet"
-        return (f"{head}\nYou need to propose a plan to divide {golds} golds. The proposed "
+        total = state.get_game().golds
+        so_far = self._so_far(state)
+        return (f"{head}\nYou need to propose a plan to divide {total} golds. The proposed "
                 "numbers must be all non-negative integers and sum up to "
-                f"{golds}. You write the plan one pirate at a time, from the pirate below you to "
+                f"{total}. You write the plan one pirate at a time, from the pirate below you to "
                 "the most junior, and keep whatever is left for yourself. So far: "
                 f"{so_far}.\nHow many golds does pirate {state.deciding + 1} get? "
                 f"{state.gold_left()} golds are left.\n"
                 "Please provide the number of golds in the following JSON format:\n"
                 f'{{"gold": "integer_between_0_and_{state.gold_left()}"}}')
+
+    def _so_far(self, state: pyspiel.State) -> str:
+        return ", ".join(f"pirate {s + 1} gets {state.plan[s]}"
+                         for s in range(state.proposer + 1, state.deciding)) or "nothing yet"
 
     def control(self, state: pyspiel.State, seat: int) -> Control:
         if not self.acting(state, seat):
@@ -124,7 +139,7 @@ class PirateView(GamaView):
         if state.deciding is not None:
             return number_control(f"Golds for pirate {state.deciding + 1} "
                                   "(you keep the rest)", state.legal_actions(seat), "gold")
-        return choice_control(f"Accept this plan? You would get {state.plan[seat]} golds.",
+        return choice_control(f"Accept this plan? You would get {golds(state.plan[seat])}.",
                               ["accept", "reject"], self.json_field)
 
     def plot(self, state: pyspiel.State, seat: int) -> Plot:

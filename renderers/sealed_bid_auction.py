@@ -22,6 +22,7 @@ from renderers.gama_view import (
 class AuctionView(GamaView):
     game_id = "sealed_bid_auction"
     json_field = "bid"
+    score_uses_hidden = True
 
     def progress(self, state: pyspiel.State) -> str:
         return f"Round {state.round_number} of {state.get_game().num_rounds}"

@@ -156,7 +156,7 @@ class DinersState(RoundsState):
 
 AUCTION_PARAMS: dict[str, Any] = {
     "num_players": DEFAULT_PLAYERS, "num_rounds": DEFAULT_ROUNDS, "max_valuation": 200,
-    "price": "first", "valuation_seed": -1,
+    "price": "first", "valuation_seed": -1, "valuations": "",
 }
 _AUCTION_TYPE = game_type("python_gama_sealed_bid_auction", "GAMA-Bench Sealed-Bid Auction",
                           AUCTION_PARAMS, chance=True, imperfect=True)
@@ -174,18 +174,38 @@ class AuctionGame(pyspiel.Game):
         self.price = str(chosen["price"]).strip().lower()
         if self.price not in ("first", "second"):
             raise ValueError(f"price must be first or second, got {chosen['price']!r}")
-        seed = int(chosen["valuation_seed"])
-        rng = np.random.default_rng(max(seed, 0))
-        self.valuations: tuple[tuple[int, ...], ...] = tuple(
-            tuple(int(v) + 1 for v in rng.choice(self.max_valuation, size=players, replace=False))
-            for _ in range(self.num_rounds)
-        )
+        fixed = str(chosen["valuations"]).strip()
+        if fixed:
+            self.valuations = _fixed_valuations(fixed, players, self.num_rounds,
+                                                self.max_valuation)
+        else:
+            rng = np.random.default_rng(max(int(chosen["valuation_seed"]), 0))
+            self.valuations = tuple(
+                tuple(int(v) + 1
+                      for v in rng.choice(self.max_valuation, size=players, replace=False))
+                for _ in range(self.num_rounds)
+            )
         super().__init__(_AUCTION_TYPE, common_info(
             players=players, actions=self.max_valuation + 1, length=2 * self.num_rounds,
             utility=(0, self.max_valuation * self.num_rounds), chance_outcomes=players), chosen)
 
     def new_initial_state(self) -> AuctionState:
         return AuctionState(self)
+
+
+def _fixed_valuations(text: str, players: int, rounds: int, highest: int
+                      ) -> tuple[tuple[int, ...], ...]:
+    """``valuations`` written out: rounds separated by ``;``, players by ``,``."""
+    try:
+        table = tuple(tuple(int(v) for v in row.split(",")) for row in text.split(";"))
+    except ValueError:
+        raise ValueError("valuations must be whole numbers, players separated by ',' and "
+                         f"rounds by ';', got {text[:60]!r}") from None
+    if len(table) != rounds or any(len(row) != players for row in table):
+        raise ValueError(f"valuations must give {rounds} rounds of {players} values")
+    if any(not 1 <= v <= highest for row in table for v in row):
+        raise ValueError(f"valuations must be between 1 and max_valuation ({highest})")
+    return table
 
 
 @dataclass(frozen=True)
