@@ -142,13 +142,17 @@ def make_agent(spec: AgentSpec | str, game: GameSpec, params: dict[str, object],
 
 def check_fits(spec: AgentSpec, game: GameSpec) -> None:
     """Refuse agents that cannot play ``game`` honestly, saying what can."""
-    kind = game.load().get_type()
+    loaded = game.load()
+    kind = loaded.get_type()
     if spec.kind == "tit-for-tat" and game.id != "iterated_prisoners_dilemma":
         raise SpecError("tit-for-tat plays only iterated_prisoners_dilemma")
     if spec.kind in GAMA_BOTS and game.benchmark != "GAMA-Bench":
         raise SpecError(f"{spec.kind} plays only GAMA-Bench's games, not {game.id}")
     simultaneous_nodes = kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     if spec.kind == "mcts":
+        if not type(loaded).__module__.startswith("pyspiel"):  # a Python game
+            raise SpecError(f"mcts runs OpenSpiel's C++ search, which crashes on Python games "
+                            f"such as {game.id}; use random or the game's own bots")
         if game.taxonomy.dynamics == "simultaneous" or simultaneous_nodes:
             raise SpecError(f"mcts cannot play the simultaneous game {game.id}")
         if game.taxonomy.information == "incomplete":

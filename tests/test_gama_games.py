@@ -23,6 +23,18 @@ def _round(match: Match, actions: list[int]) -> None:
         match.submit(seat, ActionId(action=action))
 
 
+# --- OpenSpiel's own checks ------------------------------------------------------------------
+
+@pytest.mark.parametrize("game_id", GAMA_IDS)
+def test_openspiels_random_simulation_test(game_id):
+    """OpenSpiel's C++ checks: legal actions, chance, returns = summed rewards, serialization."""
+    import pyspiel
+
+    spec = registry.get(game_id)
+    game = spec.load(spec.params({"num_rounds": 5} if "num_rounds" in spec.params() else {}))
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
 # --- parameters and rules --------------------------------------------------------------------
 
 @pytest.mark.parametrize(("game_id", "params", "message"), [

@@ -157,12 +157,17 @@ def test_random_bids_cover_the_whole_legal_range():
 
 
 @pytest.mark.parametrize("game_id", GAMA_IDS)
-def test_bots_are_offered_and_mcts_is_not_on_simultaneous_nodes(game_id):
+def test_the_bots_are_offered_and_search_is_not(game_id):
     offered = agents_for(next(s for s in GAMES if s.id == game_id))
-    assert {"random", "equilibrium", "adaptive"} <= set(offered)
-    assert "tit-for-tat" not in offered
-    if game_id != "battle_royale":
-        assert "mcts" not in offered and "ismcts" not in offered
+    assert offered == ["random", "equilibrium", "adaptive"]
+
+
+def test_mcts_is_refused_on_python_games_instead_of_crashing():
+    from agents.specs import SpecError, check_fits
+    from games.registry import get
+
+    with pytest.raises(SpecError, match="crashes on Python games such as battle_royale"):
+        check_fits(parse_spec("mcts"), get("battle_royale"))
 
 
 def test_bots_refuse_other_benchmarks_games():

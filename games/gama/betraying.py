@@ -6,6 +6,7 @@ order the costly dish, shade the bid) lowers everyone's welfare.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,6 +19,7 @@ from games.gama.common import (
     DEFAULT_PLAYERS,
     DEFAULT_ROUNDS,
     RoundsState,
+    canonical_ratio,
     check_range,
     common_info,
     game_type,
@@ -46,6 +48,7 @@ class PublicGoodsGame(pyspiel.Game):
         check_range("tokens", self.tokens, 1, 100)
         self.multiplier: Fraction = parse_ratio("multiplier", chosen["multiplier"])
         check_range("multiplier", float(self.multiplier), 0, 4)
+        chosen["multiplier"] = canonical_ratio(self.multiplier)
         best = self.tokens * max(1.0, float(self.multiplier) * players)
         super().__init__(_PUBLIC_GOODS_TYPE, common_info(
             players=players, actions=self.tokens + 1, length=self.num_rounds,
@@ -178,6 +181,7 @@ class AuctionGame(pyspiel.Game):
         if fixed:
             self.valuations = _fixed_valuations(fixed, players, self.num_rounds,
                                                 self.max_valuation)
+            chosen["valuations"] = ";".join(" ".join(map(str, row)) for row in self.valuations)
         else:
             rng = np.random.default_rng(max(int(chosen["valuation_seed"]), 0))
             self.valuations = tuple(
@@ -195,11 +199,13 @@ class AuctionGame(pyspiel.Game):
 
 def _fixed_valuations(text: str, players: int, rounds: int, highest: int
                       ) -> tuple[tuple[int, ...], ...]:
-    """``valuations`` written out: rounds separated by ``;``, players by ``,``."""
+    """``valuations`` written out: rounds separated by ``;``, players by spaces or commas
+    (handed to OpenSpiel with spaces: a comma would split its game string)."""
     try:
-        table = tuple(tuple(int(v) for v in row.split(",")) for row in text.split(";"))
+        table = tuple(tuple(int(v) for v in re.split(r"[,\s]+", row.strip()))
+                      for row in text.split(";"))
     except ValueError:
-        raise ValueError("valuations must be whole numbers, players separated by ',' and "
+        raise ValueError("valuations must be whole numbers, players separated by spaces and "
                          f"rounds by ';', got {text[:60]!r}") from None
     if len(table) != rounds or any(len(row) != players for row in table):
         raise ValueError(f"valuations must give {rounds} rounds of {players} values")

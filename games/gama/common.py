@@ -63,6 +63,12 @@ def parse_ratio(name: str, text: str) -> Fraction:
             from None
 
 
+def canonical_ratio(ratio: Fraction) -> str:
+    """``n/d`` always: OpenSpiel reads ``2`` in a serialized game string back as an integer,
+    which a string parameter refuses, but keeps ``2/1`` a string."""
+    return f"{ratio.numerator}/{ratio.denominator}"
+
+
 def ratio_text(ratio: Fraction) -> str:
     """``2/3`` for fractions, ``1`` or ``0.5`` when that is exact and short."""
     if ratio.denominator == 1:

@@ -18,6 +18,7 @@ from games.gama.common import (
     DEFAULT_PLAYERS,
     DEFAULT_ROUNDS,
     RoundsState,
+    canonical_ratio,
     check_range,
     common_info,
     game_type,
@@ -46,6 +47,7 @@ class GuessGame(pyspiel.Game):
         check_range("max_number", self.maximum, self.minimum + 1, 1000)
         self.ratio: Fraction = parse_ratio("ratio", chosen["ratio"])
         check_range("ratio", float(self.ratio), 0, 2)
+        chosen["ratio"] = canonical_ratio(self.ratio)
         super().__init__(_GUESS_TYPE, common_info(
             players=players, actions=self.maximum + 1, length=self.num_rounds,
             utility=(0, self.num_rounds)), chosen)
