@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -269,12 +270,14 @@ def draw(plot: Plot) -> Image.Image:
     axes = figure.add_subplot()
     if plot.bars:
         labels = [b[0] for b in plot.bars]
-        axes.bar(range(len(labels)), [b[1] for b in plot.bars], color=[b[2] for b in plot.bars])
+        bars = axes.bar(range(len(labels)), [b[1] for b in plot.bars],
+                        color=[b[2] for b in plot.bars])
+        axes.bar_label(bars, fmt="%g", fontsize=8)
         axes.set_xticks(range(len(labels)), labels, fontsize=8)
     else:
-        for series in plot.lines:
-            xs = [i + 1 for i, v in enumerate(series.values) if v is not None]
-            ys = [v for v in series.values if v is not None]
+        for series in plot.lines:  # a round the seat did not learn leaves a gap
+            xs = list(range(1, len(series.values) + 1))
+            ys = [math.nan if v is None else v for v in series.values]
             axes.plot(xs, ys, series.style, label=series.name, markersize=4)
         for name, value in plot.guides:
             axes.axhline(value, linestyle="--", color="grey", linewidth=1)

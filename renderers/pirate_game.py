@@ -7,6 +7,7 @@ sees it. Votes are secret: players learn how many pirates accepted, and their ow
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import pyspiel
 
@@ -36,6 +37,33 @@ def golds(n: int) -> str:
 def plan_json(plan: tuple[int, ...] | list[int], proposer: int) -> str:
     """GAMA's plan format: golds by rank, from the proposer to the most junior pirate."""
     return json.dumps({str(seat + 1): str(plan[seat]) for seat in range(proposer, len(plan))})
+
+
+def plan_moves(state: pyspiel.State, seat: int, shares: Sequence[int]) -> list[str]:
+    """The answers that write a whole plan, for a page's proposal form: ``shares`` gives the
+    golds of each pirate below the proposer, in rank order; the proposer keeps the rest.
+    Raises ValueError saying what is wrong, before anything is submitted."""
+    if state.deciding is None or seat != state.proposer:
+        raise ValueError("it is not your turn to propose a plan")
+    below = len(state.plan) - state.proposer - 1
+    done = state.deciding - state.proposer - 1
+    if len(shares) != below:
+        raise ValueError(f"a plan needs {below} shares, one for each of pirates "
+                         f"{state.proposer + 2} to {len(state.plan)}; got {len(shares)}")
+    if any(share < 0 for share in shares):
+        raise ValueError("shares must be whole numbers of golds, 0 or more")
+    if list(shares[:done]) != state.plan[state.proposer + 1:state.deciding]:
+        raise ValueError("the plan so far cannot be changed")
+    golds_total = state.get_game().golds
+    if sum(shares) > golds_total:
+        raise ValueError(f"the plan gives away {sum(shares)} golds; there are {golds_total}")
+    moves, left = [], state.gold_left()
+    for share in shares[done:]:
+        if left == 0:
+            break
+        moves.append(str(share))
+        left -= share
+    return moves
 
 
 class PirateView(GamaView):

@@ -96,6 +96,23 @@ def _session_scores(record: MatchRecord, *, by_player: bool) -> list[tuple[str, 
     return out
 
 
+def session_summary(record: MatchRecord) -> tuple[list[str], list[list[str]]]:
+    """The end-of-game table of one session: each seat's player, result, place and GAMA
+    score (0-100), best result first."""
+    gama = record.metrics.get("gama", {})
+    seats = gama.get("seats", [{}] * len(record.seats))
+    returns = record.returns or [0.0] * len(record.seats)
+    order = sorted(range(len(record.seats)), key=lambda s: -returns[s])
+    rows = []
+    for seat in order:
+        info, score = record.seats[seat], seats[seat].get("score")
+        who = info.display_name or ("you" if info.kind == "human" else info.entity)
+        place = 1 + sum(1 for r in returns if r > returns[seat])
+        rows.append([str(seat), who, f"{returns[seat]:g}", str(place),
+                     "—" if score is None else f"{score:.1f}"])
+    return ["seat", "player", "result", "place", "GAMA score"], rows
+
+
 def table_rows(rows: list[GamaRow]) -> tuple[list[str], list[list[str]]]:
     """Headers and cells for a page's data frame (``mean ± std (sessions)``)."""
     headers = ["agent", *(TITLES[g] for g in GAMES), "Overall"]

@@ -348,3 +348,25 @@ def test_every_game_has_a_control_a_table_and_an_image(game_id):
     assert headers and rows == []
     image = view.image(match.state, seat)
     assert image.mode == "RGB" and image.size[0] > 300
+
+
+def test_a_whole_pirate_plan_is_checked_before_it_is_submitted():
+    from renderers.pirate_game import plan_moves
+
+    match = Match("pirate_game", _seats(), seed=0)
+    state = match.state
+    with pytest.raises(ValueError, match="a plan needs 9 shares"):
+        plan_moves(state, 0, [1, 2])
+    with pytest.raises(ValueError, match="gives away 120 golds; there are 100"):
+        plan_moves(state, 0, [60, 60] + [0] * 7)
+    with pytest.raises(ValueError, match="not your turn"):
+        plan_moves(state, 1, [0] * 9)
+    moves = plan_moves(state, 0, [0, 1, 0, 1, 0, 1, 0, 1, 0])
+    for text in moves:
+        match.submit(0, Text(text=text))
+    assert match.state.plan == [96, 0, 1, 0, 1, 0, 1, 0, 1, 0] and match.state.voting()
+    generous = Match("pirate_game", _seats(), seed=0)
+    texts = plan_moves(generous.state, 0, [100] + [0] * 8)
+    assert texts == ["100"]  # nothing left: the others get 0 without asking
+    generous.submit(0, Text(text=texts[0]))
+    assert generous.state.voting()

@@ -210,6 +210,16 @@ def test_gama_table_rows_per_person():
     assert "human" not in rows
 
 
+def test_end_of_game_summary_lists_every_seat_best_first():
+    from sessions.gama_table import session_summary
+
+    record = play_one("pirate_game", [parse_spec("equilibrium")] * 10, seed=0)
+    headers, rows = session_summary(record)
+    assert headers == ["seat", "player", "result", "place", "GAMA score"]
+    assert rows[0] == ["0", "equilibrium", "96", "1", "100.0"]
+    assert [row[0] for row in rows[1:5]] == ["2", "4", "6", "8"]
+
+
 def test_unfinished_sessions_stay_out_of_the_table():
     session = SeatedSession.start("guess_2_3", human_seat=0, opponents=["random"] * 9, seed=3)
     session.advance()
