@@ -72,8 +72,14 @@ class PirateView(GamaView):
     unit = "proposal"
 
     def progress(self, state: pyspiel.State) -> str:
+        if state.finished:
+            return f"The plan of pirate {state.proposer + 1} passed"
         aboard = len(state.plan) - state.proposer
-        return f"Proposal {len(state.proposals) + 1}; {aboard} pirates aboard"
+        line = f"Proposal {len(state.proposals) + 1}; {aboard} pirates aboard"
+        if state.voting():
+            line += (f"; pirate {state.proposer + 1}'s plan is put to the vote: "
+                     f"{plan_json(state.plan, state.proposer)}")
+        return line
 
     def identity(self, state: pyspiel.State, seat: int) -> str:
         rank = seat + 1
@@ -131,8 +137,7 @@ class PirateView(GamaView):
             return (f"choose how many golds pirate {state.deciding + 1} gets, from 0 to "
                     f"{state.gold_left()} (so far: {self._so_far(state)}; you keep what is "
                     "left at the end)")
-        return (f"accept or reject the plan {plan_json(state.plan, state.proposer)}, which gives "
-                f"you {golds(state.plan[seat])}")
+        return f"accept or reject the plan put to the vote, which gives you {golds(state.plan[seat])}"
 
     def request(self, state: pyspiel.State, seat: int) -> str:
         proposer = state.proposer + 1
