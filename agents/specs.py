@@ -6,7 +6,9 @@ Grammar::
     classic  := NAME [":" ARG [":" ARG]]        random, tit-for-tat, mcts:1000:2s, ismcts:500
     llm      := PROVIDER "/" MODEL ("+" MODE)*  openai/gpt-4o-mini+cot, compat/qwen2.5:7b+sc-cot
 
-Classic names: ``random``; ``tit-for-tat`` (iterated prisoner's dilemma); ``mcts`` and
+Classic names: ``random``; ``tit-for-tat`` (iterated prisoner's dilemma); ``equilibrium`` and
+``adaptive`` (GAMA-Bench's games: the game's equilibrium strategy, and a bot that adapts to the
+last round it saw); ``mcts`` and
 ``ismcts`` with optional SIMULATIONS (default 1000, GTBench's setting) and SECONDS, a cap on
 one reply's wall-clock time written like ``2s`` (default 2s; ``0s`` = no cap). LLM specs are
 recognised by the ``/``; everything after the first ``/`` up to the first ``+`` is the model
@@ -23,13 +25,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import pyspiel
 
 from agents.base import Agent
 from agents.classic import RandomAgent, TitForTatAgent
 from agents.search import DEFAULT_SECONDS, GTBENCH_SIMULATIONS, ISMCTSAgent, MCTSAgent
 from games.registry import GameSpec
 
-CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat")
+CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive")
+GAMA_BOTS = ("equilibrium", "adaptive")
 
 
 class SpecError(ValueError):
@@ -39,7 +43,8 @@ class SpecError(ValueError):
 @dataclass(frozen=True)
 class AgentSpec:
     kind: str
-    """``random``, ``mcts``, ``ismcts``, ``tit-for-tat``, ``human`` or ``llm``."""
+    """``random``, ``mcts``, ``ismcts``, ``tit-for-tat``, ``equilibrium``, ``adaptive``,
+    ``human`` or ``llm``."""
     text: str
     simulations: int | None = None
     seconds: float | None = None
@@ -82,7 +87,7 @@ def parse_spec(text: str) -> AgentSpec:
     name, *args = spec.lower().split(":")
     if name not in CLASSIC:
         raise SpecError(f"unknown agent {name!r}; " + _GRAMMAR_HELP)
-    if name in ("random", "tit-for-tat"):
+    if name in ("random", "tit-for-tat", *GAMA_BOTS):
         if args:
             raise SpecError(f"{name} takes no options (got {text!r})")
         return AgentSpec(name, spec)
@@ -117,6 +122,10 @@ def make_agent(spec: AgentSpec | str, game: GameSpec, params: dict[str, object],
         return RandomAgent(np.random.default_rng(seed))
     if spec.kind == "tit-for-tat":
         return TitForTatAgent()
+    if spec.kind in GAMA_BOTS:
+        from agents.gama import make_bot
+
+        return make_bot(spec.kind, game, np.random.default_rng(seed))
     if spec.kind in ("mcts", "ismcts"):
         cls = MCTSAgent if spec.kind == "mcts" else ISMCTSAgent
         return cls(game.load(params), seed=seed % 2**31, simulations=spec.simulations or 1,
@@ -133,11 +142,18 @@ def make_agent(spec: AgentSpec | str, game: GameSpec, params: dict[str, object],
 
 def check_fits(spec: AgentSpec, game: GameSpec) -> None:
     """Refuse agents that cannot play ``game`` honestly, saying what can."""
-    kind = game.load().get_type()
+    loaded = game.load()
+    kind = loaded.get_type()
     if spec.kind == "tit-for-tat" and game.id != "iterated_prisoners_dilemma":
         raise SpecError("tit-for-tat plays only iterated_prisoners_dilemma")
+    if spec.kind in GAMA_BOTS and game.benchmark != "GAMA-Bench":
+        raise SpecError(f"{spec.kind} plays only GAMA-Bench's games, not {game.id}")
+    simultaneous_nodes = kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     if spec.kind == "mcts":
-        if game.taxonomy.dynamics == "simultaneous":
+        if not type(loaded).__module__.startswith("pyspiel"):  # a Python game
+            raise SpecError(f"mcts runs OpenSpiel's C++ search, which crashes on Python games "
+                            f"such as {game.id}; use random or the game's own bots")
+        if game.taxonomy.dynamics == "simultaneous" or simultaneous_nodes:
             raise SpecError(f"mcts cannot play the simultaneous game {game.id}")
         if game.taxonomy.information == "incomplete":
             raise SpecError(
@@ -150,7 +166,7 @@ def check_fits(spec: AgentSpec, game: GameSpec) -> None:
         )
     if spec.kind == "ismcts" and game.taxonomy.information == "complete":
         raise SpecError(f"{game.id} hides nothing; use mcts (ismcts is for hidden information)")
-    if spec.kind == "ismcts" and game.taxonomy.dynamics == "simultaneous":
+    if spec.kind == "ismcts" and (game.taxonomy.dynamics == "simultaneous" or simultaneous_nodes):
         raise SpecError(f"ismcts cannot play the simultaneous game {game.id}")
 
 
@@ -184,6 +200,6 @@ def _load_providers() -> None:
 
 
 _GRAMMAR_HELP = (
-    "use random, tit-for-tat, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
+    "use random, tit-for-tat, equilibrium, adaptive, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
     "or PROVIDER/MODEL[+MODE...] such as openai/gpt-4o-mini+cot"
 )

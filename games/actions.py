@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal
 
 import pyspiel
 
-from games.grammar import squash
+from games.grammar import SummaryFn, squash
 from games.registry import GameSpec
 
 MAX_TYPED_CHARS = 200
@@ -83,14 +85,18 @@ class MoveError(ValueError):
 
     reason: Reason = "unparseable"
 
-    def __init__(self, problem: str, *, shown: str, legal: list[LegalMove], hint: str) -> None:
+    def __init__(self, problem: str, *, shown: str, legal: list[LegalMove], hint: str,
+                 summary: SummaryFn | None = None) -> None:
         self.problem = problem
         self.shown = shown
         self.legal_labels = [move.label for move in legal]
         self.hint = hint
-        listed = ", ".join(self.legal_labels[:_LISTED_MOVES])
-        if len(self.legal_labels) > _LISTED_MOVES:
-            listed += f", … ({len(self.legal_labels) - _LISTED_MOVES} more)"
+        if summary is not None and legal:
+            listed = summary([move.action for move in legal], self.legal_labels)
+        else:
+            listed = ", ".join(self.legal_labels[:_LISTED_MOVES])
+            if len(self.legal_labels) > _LISTED_MOVES:
+                listed += f", … ({len(self.legal_labels) - _LISTED_MOVES} more)"
         super().__init__(
             f"{problem} (input: {shown}). Legal moves: {listed or 'none'}. Expected format: {hint}."
         )
@@ -137,20 +143,66 @@ class TooLongMove(UnparseableMove):
 
 def legal_moves(spec: GameSpec, state: pyspiel.State, player: int) -> list[LegalMove]:
     """The legal moves of ``player`` with their labels, in action-id order."""
-    grammar = spec.grammar
-    moves = []
-    for action in state.legal_actions(player):
-        label = grammar.label(state, player, action)
-        key = grammar.key_of(label)
-        if key is None:
-            raise RuntimeError(f"{spec.id}: label {label!r} does not parse with its own grammar")
-        moves.append(LegalMove(action, label, key, grammar.path(state, player, action)))
-    return moves
+    return list(_table(spec, state, player).moves)
+
+
+class _LegalTable:
+    """One seat's legal moves at one state, indexed by key and (lazily) by alias.
+
+    Games with wide numeric ranges (bids 0-200) have hundreds of legal moves; resolving each
+    answer against a fresh list would relabel them all every time.
+    """
+
+    def __init__(self, spec: GameSpec, state: pyspiel.State, player: int) -> None:
+        grammar = spec.grammar
+        moves = []
+        for action in state.legal_actions(player):
+            label = grammar.label(state, player, action)
+            key = grammar.key_of(label)
+            if key is None:
+                raise RuntimeError(f"{spec.id}: label {label!r} does not parse with its own grammar")
+            moves.append(LegalMove(action, label, key, grammar.path(state, player, action)))
+        self.moves = tuple(moves)
+        self.by_key = {move.key: move for move in moves}
+        self._aliases: dict[str, LegalMove] | None = None
+
+    def aliases(self, spec: GameSpec, state: pyspiel.State, player: int) -> dict[str, LegalMove]:
+        if self._aliases is None:
+            found: dict[str, LegalMove] = {}
+            aliases = spec.grammar.aliases
+            for move in self.moves if aliases is not None else ():
+                for alias in aliases(state, player, move.action):
+                    found.setdefault(squash(alias), move)
+            self._aliases = found
+        return self._aliases
+
+
+_TABLES: OrderedDict[tuple[str, int, str, str, int], _LegalTable] = OrderedDict()
+_TABLES_LOCK = threading.Lock()
+_TABLES_KEPT = 64
+
+
+def _table(spec: GameSpec, state: pyspiel.State, player: int) -> _LegalTable:
+    """The legal-move table, cached by game object (and its parameters), history and seat:
+    an OpenSpiel state is determined by its game and its history."""
+    game = state.get_game()
+    key = (spec.id, id(game), str(game), state.history_str(), player)
+    with _TABLES_LOCK:
+        table = _TABLES.get(key)
+        if table is not None:
+            _TABLES.move_to_end(key)
+            return table
+    table = _LegalTable(spec, state, player)
+    with _TABLES_LOCK:
+        _TABLES[key] = table
+        while len(_TABLES) > _TABLES_KEPT:
+            _TABLES.popitem(last=False)
+    return table
 
 
 def resolve(spec: GameSpec, state: pyspiel.State, player: int, proposal: Proposal) -> LegalMove:
     """The one legal move ``proposal`` names for ``player``, or a :class:`MoveError`."""
-    legal = legal_moves(spec, state, player)
+    legal = list(_table(spec, state, player).moves)
     if isinstance(proposal, ActionId):
         return _resolve_id(spec, legal, proposal.action)
     if isinstance(proposal, Click):
@@ -162,7 +214,8 @@ def resolve(spec: GameSpec, state: pyspiel.State, player: int, proposal: Proposa
 
 def _reject(cls: type[MoveError], spec: GameSpec, legal: list[LegalMove], problem: str,
             raw: str) -> MoveError:
-    return cls(problem, shown=_shown(raw), legal=legal, hint=spec.grammar.hint)
+    return cls(problem, shown=_shown(raw), legal=legal, hint=spec.grammar.hint,
+               summary=spec.grammar.summary)
 
 
 def _shown(raw: str) -> str:
@@ -192,7 +245,8 @@ def _resolve_click(spec: GameSpec, legal: list[LegalMove], path: tuple[str, ...]
     started = [move for move in legal if move.path[:n] == path and len(move.path) > n]
     if started:
         options = list(dict.fromkeys(move.path[n] for move in started))
-        raise NeedsMore(path, options, shown=_shown(raw), legal=started, hint=spec.grammar.hint)
+        raise NeedsMore(path, options, shown=_shown(raw), legal=started, hint=spec.grammar.hint,
+                        summary=spec.grammar.summary)
     starts = sorted({move.path[0] for move in legal})
     problem = (
         f"{path[-1]} is not a legal target"
@@ -204,6 +258,7 @@ def _resolve_click(spec: GameSpec, legal: list[LegalMove], path: tuple[str, ...]
         shown=_shown(raw),
         legal=legal,
         hint=spec.grammar.hint,
+        summary=spec.grammar.summary,
     )
 
 
@@ -243,16 +298,13 @@ def _exact(spec: GameSpec, state: pyspiel.State, player: int, legal: list[LegalM
            text: str) -> LegalMove | None:
     """The move ``text`` is, when the whole text is one label, alias or mention."""
     stripped = _strip_wrapping(text)
+    table = _table(spec, state, player)
     key = spec.grammar.key_of(stripped)
-    for move in legal:
-        if key is not None and move.key == key:
-            return move
-    aliases = spec.grammar.aliases
-    if aliases is not None:
-        folded = squash(stripped)
-        for move in legal:
-            if folded and folded in {squash(a) for a in aliases(state, player, move.action)}:
-                return move
+    if key is not None and key in table.by_key:
+        return table.by_key[key]
+    folded = squash(stripped)
+    if folded and spec.grammar.aliases is not None:
+        return table.aliases(spec, state, player).get(folded)
     return None
 
 
@@ -274,17 +326,19 @@ def _strip_wrapping(text: str) -> str:
 def _answer_segment(spec: GameSpec, text: str) -> tuple[str | None, bool]:
     """The part of ``text`` that states the answer, and whether it was explicitly marked.
 
-    In order: a JSON object's move field; the last ``Final answer:``-style line; otherwise the
-    last line that mentions any move (the last stated move wins).
+    In order: a JSON object's move field (the game's own answer fields first); the last
+    ``Final answer:``-style line; otherwise the last line that mentions any move (the last
+    stated move wins).
     """
     text = _THINK.sub("", text)
+    fields = (*spec.grammar.json_fields, *_JSON_FIELDS)
     for block in reversed(_JSON_OBJECT.findall(text)):
         try:
             data = json.loads(block)
         except ValueError:
             continue
         if isinstance(data, dict):
-            for name in _JSON_FIELDS:
+            for name in fields:
                 if name in data and isinstance(data[name], str | int):
                     return str(data[name]), True
     lines = [line for line in text.splitlines() if line.strip()]

@@ -19,6 +19,7 @@ LabelFn = Callable[[pyspiel.State, int, int], str]
 AliasFn = Callable[[pyspiel.State, int, int], tuple[str, ...]]
 PathFn = Callable[[pyspiel.State, int, int], tuple[str, ...]]
 KeyFn = Callable[[re.Match[str]], str]
+SummaryFn = Callable[[list[int], list[str]], str]
 
 
 def squash(text: str) -> str:
@@ -43,6 +44,11 @@ class MoveGrammar:
       (a bare ``4`` for ``bid 4``), since they are too loose to search for in prose.
     - ``click_path``: the targets a person clicks, in order, to make the move; the default is
       one click on the label (a button).
+    - ``json_fields``: JSON field names that hold the answer in this game's prompts (GAMA-Bench
+      asks for ``{"chosen_number": 37}``); read before the generic ``move``/``action`` fields.
+    - ``summary``: a short description of the legal moves from their action ids and labels,
+      used in rejection messages instead of listing every label (``a whole number from 0 to
+      100``).
     """
 
     label: LabelFn
@@ -51,6 +57,8 @@ class MoveGrammar:
     key: KeyFn = squash_match
     aliases: AliasFn | None = None
     click_path: PathFn | None = None
+    json_fields: tuple[str, ...] = ()
+    summary: SummaryFn | None = None
 
     def key_of(self, text: str) -> str | None:
         """The key of ``text`` if the whole of it is one move mention, else None."""

@@ -8,7 +8,9 @@ never import presentation: views and images live in ``renderers/``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import importlib
+import string
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Literal
@@ -18,6 +20,8 @@ import pyspiel
 from games.grammar import MoveGrammar
 
 ParamValue = int | float | bool | str
+RuleValuesFn = Callable[[Mapping[str, ParamValue]], Mapping[str, str]]
+MetricsFn = Callable[[pyspiel.State, Sequence[str]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -70,16 +74,30 @@ class GameSpec:
     objective: Literal["beat", "earn"] = "beat"
     """GTBench's two protocols: "beat" the opponent (win 1, draw ½, loss 0) or "earn" rewards
     (the returns are the score). NRA scores a game by it (sessions/nra.py)."""
+    rule_values: RuleValuesFn | None = None
+    """``$name`` values for the rules text from a session's parameters (``$players`` ...)."""
+    metrics: MetricsFn | None = None
+    """Benchmark scores of a session from its last state and each seat's entity, stored with
+    the record (GAMA-Bench's 0-100 scores)."""
 
     @property
     def rules(self) -> str:
-        """Rules written for a person."""
-        return _rules(self.id)[0]
+        """Rules written for a person (with the default parameters)."""
+        return self.rules_with()
 
     @property
     def rules_for_llm(self) -> str:
         """Rules written for a language model: terse, exact, with the move format."""
-        return _rules(self.id)[1]
+        return self.rules_with(for_llm=True)
+
+    def rules_with(self, params: Mapping[str, ParamValue] | None = None, *,
+                   for_llm: bool = False) -> str:
+        """The rules with a session's parameters filled in (``$name`` placeholders)."""
+        text = _rules(self.id)[1 if for_llm else 0]
+        if self.rule_values is None:
+            return text
+        values = self.rule_values(self.params() if params is None else params)
+        return string.Template(text).safe_substitute(values)
 
     def params(self, overrides: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
         """Default parameters with ``overrides`` applied; unknown names are an error."""
@@ -135,9 +153,14 @@ def all_games() -> list[GameSpec]:
     return list(_REGISTRY.values())
 
 
+CATALOGUES = ("games.gtbench", "games.gamabench")
+"""Catalogue modules, in the order their games are listed."""
+
+
 def _ensure_loaded() -> None:
     # Importing the catalogue modules registers their games (one line each, at the end).
-    import games.gtbench  # noqa: F401
+    for module in CATALOGUES:
+        importlib.import_module(module)
 
 
 def _coerce(value: Any, like: Any) -> ParamValue:
@@ -175,7 +198,7 @@ def _register_python_games() -> None:
 
 @functools.cache
 def _rules(game_id: str) -> tuple[str, str]:
-    text = resources.files("games").joinpath("rules", f"{game_id}.md").read_text("utf-8")
+    text = resources.files("games").joinpath("rules").joinpath(f"{game_id}.md").read_text("utf-8")
     person, _, llm = text.partition("\n## For language models\n")
     person = person.split("\n## For people\n", 1)[-1].strip()
     return person, llm.strip()

@@ -13,6 +13,13 @@ Each module ``renderers/<game_id>.py`` is a set of pure functions of (state, sea
   (x, y) of that same image (its own pixel space), or None outside every target. Games
   played with buttons (``GameSpec.board == "table"``) may omit it.
 
+GAMA-Bench's renderers (``renderers/gama_view.py``) add, for the page and the LLM agents:
+``control(state, seat)`` (the input to show: a number field with its range, or choice
+buttons), ``table(state, seat)`` (the per-round results as the seat saw them: headers, rows),
+``prompt(state, seat)`` / ``messages(state, seat)`` (GAMA's prompt: rules with the session's
+parameters, previous rounds as the seat saw them, one JSON field to answer); their
+``image`` is the plot of the rounds so far.
+
 The rules in ``games/`` never import this package.
 """
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m sessions play | ratings | export``."""
+"""Command line: ``python -m sessions play | ratings | gama | export``."""
 
 from __future__ import annotations
 
@@ -60,6 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_play)
 
     _ratings_parser(sub)
+
+    gama = sub.add_parser("gama", help="GAMA-Bench's table: 0-100 scores per game and overall")
+    gama.add_argument("--db", type=Path, default=None)
+    gama.add_argument("--by-player", action="store_true",
+                      help="one row per person (human:<player id>) instead of one for all")
+    gama.add_argument("--json", action="store_true", help="print the table as JSON")
+    gama.set_defaults(run=_gama)
 
     export = sub.add_parser("export", help="write stored matches")
     export.add_argument("--db", type=Path, default=None)
@@ -188,6 +195,21 @@ def _play(args: argparse.Namespace) -> int:
     else:
         print(f"{args.game}: {args.matches} matches, seed {args.seed}, stored in {store.path}")
         print(result.table())
+    return 0
+
+
+def _gama(args: argparse.Namespace) -> int:
+    from sessions.gama_table import GAMES, gama_table, markdown
+
+    with Store(args.db) as store:
+        rows = gama_table((r for g in GAMES for r in store.records(game=g)),
+                          by_player=args.by_player)
+    if args.json:
+        print(json.dumps([row.to_dict() for row in rows], indent=2))
+    elif rows:
+        print(markdown(rows))
+    else:
+        print("no finished GAMA-Bench sessions in the store", file=sys.stderr)
     return 0
 
 

@@ -179,6 +179,22 @@ class Match:
         self._node += 1
 
     def _advance(self) -> None:
+        while True:
+            self._resolve_chance()
+            if self._state.is_terminal():
+                if not self.over:
+                    returns = [float(r) for r in self._state.returns()]
+                    self.record.returns = returns
+                    self._finish("normal", scores=placement_scores(returns), ended_by=None,
+                                 reason="")
+                return
+            if not (self._state.is_simultaneous_node() and self._play_forced()):
+                break
+        now = time.time()
+        for seat in self.to_move():
+            self._turn_started.setdefault(seat, now)
+
+    def _resolve_chance(self) -> None:
         while self._state.is_chance_node():
             outcomes = self._state.chance_outcomes()
             probabilities = np.array([p for _, p in outcomes], dtype=float)
@@ -189,16 +205,22 @@ class Match:
             self._state.apply_action(action)
             self.record.moves.append(MoveRecord(CHANCE, action, label, self._node, now, now))
             self._node += 1
-        if self._state.is_terminal():
-            if not self.over:
-                returns = [float(r) for r in self._state.returns()]
-                self.record.returns = returns
-                self._finish("normal", scores=placement_scores(returns), ended_by=None,
-                             reason="")
-            return
-        now = time.time()
-        for seat in self.to_move():
-            self._turn_started.setdefault(seat, now)
+
+    def _play_forced(self) -> bool:
+        """Record the only move of seats with no choice at this simultaneous node (OpenSpiel
+        gives a seat that sits a node out one no-op action); True when that completed it."""
+        for seat in range(self.game.num_players()):
+            legal = self._state.legal_actions(seat)
+            if seat in self._pending or len(legal) != 1:
+                continue
+            now = time.time()
+            label = self.spec.grammar.label(self._state, seat, legal[0])
+            self._pending[seat] = MoveRecord(seat, legal[0], label, self._node, now, now,
+                                             meta={"forced": True})
+        if self._pending and not self.to_move():
+            self._apply_joint()
+            return True
+        return False
 
     def _finish(self, outcome: str, *, scores: list[float] | None, ended_by: int | None,
                 reason: str) -> None:
@@ -207,6 +229,8 @@ class Match:
         self.record.ended_by = ended_by
         self.record.end_reason = reason
         self.record.ended_at = time.time()
+        if self.spec.metrics is not None and outcome != "abandoned":
+            self.record.metrics = _metrics(self.spec, self._state, self.record.seats)
 
     def _not_your_turn(self, seat: int) -> str:
         if self.over:
@@ -215,6 +239,16 @@ class Match:
             return "your move for this round is already in; waiting for the other players"
         waiting = ", ".join(f"seat {p}" for p in self.to_move())
         return f"it is not seat {seat}'s turn (waiting for {waiting})"
+
+
+def _metrics(spec: registry.GameSpec, state: pyspiel.State,
+             seats: list[SeatRecord]) -> dict[str, Any]:
+    """The spec's session metrics; a failure is stored as an error, never loses the record."""
+    assert spec.metrics is not None
+    try:
+        return spec.metrics(state, [seat.entity for seat in seats])
+    except Exception as err:  # noqa: BLE001 - the record must survive a scoring bug
+        return {"error": f"{type(err).__name__}: {err}"}
 
 
 def _raw_text(proposal: Proposal) -> str:

@@ -78,6 +78,9 @@ class MatchRecord:
     ended_by: int | None = None
     end_reason: str = ""
     research_use: bool = True
+    metrics: dict[str, Any] = field(default_factory=dict)
+    """Benchmark scores computed when the session ended, by name (``gama``: GAMA-Bench's
+    raw score and 0-100 score per seat, per entity and for the whole table)."""
     started_at: float = field(default_factory=time.time)
     ended_at: float | None = None
     schema: int = SCHEMA_VERSION

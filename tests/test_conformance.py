@@ -119,8 +119,9 @@ def test_bad_input_is_rejected_and_changes_nothing(game_spec, seed):
             rejected = match.attempts(seat)
             assert len(rejected) >= len(BAD_TEXT) * 2 + len(illegal_ids)
             move = legal[int(rng.integers(len(legal)))]
+            sequential_node = not match.state.is_simultaneous_node()
             match.submit(seat, ActionId(action=move.action))
-            if match.spec.taxonomy.dynamics == "sequential":
+            if sequential_node:
                 mine = [m for m in match.record.moves if m.seat == seat][-1]
                 assert len(mine.rejected) == len(rejected)  # stored with the move played
         checked += 1

@@ -1,0 +1,7 @@
+"""GAMA-Bench's eight multi-player games as OpenSpiel Python games.
+
+``cooperative`` (Guess 2/3 of the Average, El Farol Bar, Divide the Dollar), ``betraying``
+(Public Goods, Diner's Dilemma, Sealed-Bid Auction), ``battle_royale`` and ``pirate`` define
+and register the pyspiel games; ``scoring`` holds GAMA's raw scores S1-S8 and their 0-100
+rescaling. The catalogue entries (move grammars, rules, defaults) are in ``games.gamabench``.
+"""
