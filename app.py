@@ -101,8 +101,8 @@ def advance(session: PlaySession | None):  # noqa: ANN201 - a generator of page 
 
 
 def on_click(session: PlaySession | None, evt: gr.SelectData) -> list[Any]:
-    if session is not None and evt.index is not None:
-        session.click(*evt.index)
+    if session is not None:
+        session.click(*(evt.index or (-1, -1)))  # None: the browser saw a click off the image
     return show(session)
 
 
@@ -245,14 +245,14 @@ def api_state(session: PlaySession | None) -> dict:
 
 
 def build_consent(profile: gr.BrowserState) -> tuple[gr.Group, gr.Markdown]:
-    with gr.Group(visible=False, elem_id="consent") as box:
-        gr.Markdown(CONSENT_TEXT)
+    with gr.Group(visible=False) as box:
+        gr.Markdown(CONSENT_TEXT, elem_id="consent")
         name = gr.Textbox(label="Display name (optional)", max_length=play.MAX_NAME)
         with gr.Row():
             yes = gr.Button("Yes, keep my games for research", variant="primary")
             no = gr.Button("No thanks, just let me play")
     with gr.Accordion("Your data", open=False):
-        about = gr.Markdown()
+        about = gr.Markdown(elem_id="profile")
         with gr.Row():
             change_yes = gr.Button("Allow research use", size="sm")
             change_no = gr.Button("Do not use my games for research", size="sm")
@@ -307,7 +307,8 @@ def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
                                   elem_id="board-text")
     outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
                again_button, swap_button, reasoning, typing]
-    private = {"api_visibility": "private"}
+    # The page shows its own "thinking…" status: no progress overlay over the board.
+    private = {"api_visibility": "private", "show_progress": "hidden"}
     game.change(choose_game, game, [about, rules, opponent, text], **private)
     opponent.change(describe_opponent, [game, opponent], opponent_note, **private)
     started = start_button.click(start, [game, opponent, seat, profile], [session, *outputs],

@@ -1,8 +1,10 @@
 """Shared drawing for the board and table images: fonts, colours, a canvas and a grid.
 
-Images are drawn at twice their size and reduced at the end, which gives smooth discs and
-text without per-shape anti-aliasing. All coordinates given to :class:`Canvas` are in the
-final image's pixels, so a renderer's ``hit_test`` reads the same numbers it drew with.
+Shapes are drawn at twice their size and reduced, which gives smooth discs and lines without
+per-shape anti-aliasing; text is drawn last, on top, at the final size (FreeType already
+anti-aliases it, and rendering glyphs at 2x would cost four times as much). All coordinates
+given to :class:`Canvas` are in the final image's pixels, so a renderer's ``hit_test``
+reads the same numbers it drew with.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 SCALE = 2
-"""Drawn at SCALE × the final size, then reduced (box filter)."""
+"""Shapes are drawn at SCALE × the final size, then reduced (box filter)."""
 
 Colour = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -61,14 +63,14 @@ _FONT_DIRS = (
 
 @functools.cache
 def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """A sans-serif font of ``size`` final pixels: DejaVu or Liberation when the system has
-    them, else Pillow's built-in scalable font (so a bare Debian image or a Space works)."""
+    """A sans-serif font of ``size`` pixels: DejaVu or Liberation when the system has them,
+    else Pillow's built-in scalable font (so a bare Debian image or a Space works)."""
     for name in _FONT_FILES[bold]:
         for folder in _FONT_DIRS:
             path = folder / name
             if path.is_file():
-                return ImageFont.truetype(str(path), size * SCALE)
-    return ImageFont.load_default(size=size * SCALE)
+                return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size=size)
 
 
 # --- canvas -------------------------------------------------------------------------------
@@ -82,6 +84,7 @@ class Canvas:
         self.height = height
         self._image = Image.new("RGB", (width * SCALE, height * SCALE), background)
         self._draw = ImageDraw.Draw(self._image)
+        self._texts: list[tuple[tuple[float, float], str, int, bool, Colour, str]] = []
 
     def rect(self, box: Box, *, fill: Colour | None = None, outline: Colour | None = None,
              width: float = 1, radius: float = 0) -> None:
@@ -114,13 +117,13 @@ class Canvas:
 
     def text(self, xy: tuple[float, float], text: str, *, size: int = 16, fill: Colour = INK,
              bold: bool = False, anchor: str = "la") -> None:
-        """Draw ``text`` at ``xy``; ``anchor`` as in Pillow ("la" top-left, "mm" centre...)."""
-        x, y = xy
-        self._draw.text((x * SCALE, y * SCALE), text, font=font(size, bold=bold), fill=fill,
-                        anchor=anchor)
+        """Draw ``text`` at ``xy`` (on top of every shape); ``anchor`` as in Pillow ("la"
+        top-left, "mm" centre...)."""
+        if text:
+            self._texts.append((xy, text, size, bold, fill, anchor))
 
     def text_width(self, text: str, *, size: int = 16, bold: bool = False) -> float:
-        return self._draw.textlength(text, font=font(size, bold=bold)) / SCALE
+        return float(font(size, bold=bold).getlength(text))
 
     def fit(self, text: str, width: float, *, size: int = 16, bold: bool = False) -> str:
         """``text`` shortened with an ellipsis so it fits in ``width`` pixels."""
@@ -132,7 +135,24 @@ class Canvas:
 
     def finish(self) -> Image.Image:
         """The final RGB image."""
-        return self._image.reduce(SCALE)
+        image = self._image.reduce(SCALE)
+        for (x, y), text, size, bold, fill, anchor in self._texts:
+            mask, (left, top) = _lettering(text, size, bold, anchor)
+            x0, y0 = round(x + left), round(y + top)
+            image.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
+        return image
+
+
+@functools.lru_cache(maxsize=4096)
+def _lettering(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, tuple[int, int]]:
+    """``text`` rendered once as a coverage mask, with its offset from the anchor point.
+
+    Glyph rendering is the costliest part of an image; labels repeat from move to move."""
+    face = font(size, bold=bold)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, (left, top)
 
 
 def _scale_box(box: Box) -> tuple[float, float, float, float]:

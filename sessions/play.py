@@ -209,6 +209,7 @@ class PlaySession:
                     parse_spec(info.spec), self.spec, self.match.record.params,
                     seed=seat_seed(self.seed, s, info.spec))
         self._lock = threading.RLock()
+        self._legal: tuple[int, list[LegalMove]] = (-1, [])
         self._stored = False
         self._thinking = False
 
@@ -254,7 +255,12 @@ class PlaySession:
 
     def legal(self) -> list[LegalMove]:
         """The person's legal moves now (none when it is not their turn)."""
-        return self.match.legal(self.human) if self.your_turn else []
+        if not self.your_turn:
+            return []
+        key = len(self.match.record.moves)  # the person's moves change only when one is made
+        if self._legal[0] != key:
+            self._legal = (key, self.match.legal(self.human))
+        return list(self._legal[1])
 
     def image(self) -> Image.Image:
         c = self._clicks

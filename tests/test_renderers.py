@@ -259,7 +259,7 @@ def test_drawing_works_without_system_fonts(monkeypatch):
     try:
         image = image_view("tic_tac_toe", get("tic_tac_toe").load().new_initial_state(), 0)
         assert image.mode == "RGB"
-        assert drawing.font(20).size == 20 * drawing.SCALE
+        assert drawing.font(20).size == 20
     finally:
         drawing.font.cache_clear()
 
