@@ -15,11 +15,11 @@ from typing import Any
 import gradio as gr
 
 from games.registry import get
-from sessions import play, replays
-from sessions.play import OpenSessions, PlaySession
+from sessions import players, replays
+from sessions.play import MAX_BUTTONS, OpenSessions, PlaySession
 from sessions.store import Store
 
-BUTTONS = play.MAX_BUTTONS
+BUTTONS = MAX_BUTTONS
 OPEN = OpenSessions()  # weak index: browser session id -> its game, to record closed tabs
 CONSENT_TEXT = """### May we keep your games for research?
 This arena compares people, language models and classic game programs. With your consent,
@@ -39,11 +39,11 @@ def store() -> Store:
 
 
 def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
-    """Updates for the Play tab's outputs (PLAY_OUTPUTS order)."""
+    """Updates for the Play tab's outputs, in the order build_play lists them."""
     if session is None:
         return [None, "Pick a game and an opponent, then press **Start**.", "", "", ""] + [
             gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 2
-    s = session.screen()
+    s = session.screen(image=image)
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
     return [
@@ -60,7 +60,7 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
 def start(game_id: str, opponent: str | list[str], seat: str, profile: dict,
           request: gr.Request) -> tuple[Any, ...]:
     try:
-        session = PlaySession(game_id, opponent, person=play.profile_person(profile),
+        session = PlaySession(game_id, opponent, person=players.profile_person(profile),
                               seat=seat, store=store())
     except (ValueError, KeyError) as err:
         raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
@@ -83,21 +83,21 @@ def again(profile: dict, session: PlaySession | None, swap: bool, request: gr.Re
     players = len(session.record.seats)
     seat = (session.human + 1) % players if swap else session.human
     opponents = [s.spec for i, s in enumerate(session.record.seats) if i != session.human]
-    if swap and players == 2:
-        opponents = opponents[::-1]
-    choice = play.SEAT_CHOICES[seat] if seat < 2 else str(seat)
+    choice = players.SEAT_CHOICES[seat] if seat < 2 else str(seat)
     fresh, *updates = start(session.spec.id, opponents[0] if players == 2 else opponents,
                             choice, profile, request)
-    return fresh, gr.update(value=choice if choice in play.SEAT_CHOICES else "random"), *updates
+    return fresh, gr.update(value=choice if choice in players.SEAT_CHOICES else "random"), *updates
 
 
 def advance(session: PlaySession | None):  # noqa: ANN201 - a generator of page updates
     """Let the agents move, showing "thinking…" while they take their time."""
     if session is None:
         return
+    before = (len(session.record.moves), session.record.outcome)
     for _ in session.advance(poll=0.5):
         yield show(session, image=False)
-    yield show(session)
+    if (len(session.record.moves), session.record.outcome) != before:
+        yield show(session)
 
 
 def on_click(session: PlaySession | None, evt: gr.SelectData) -> list[Any]:
@@ -113,10 +113,11 @@ def press(session: PlaySession | None, label: str | None) -> list[Any]:
 
 
 def typed(session: PlaySession | None, text: str) -> tuple[Any, ...]:
-    if session is not None:
-        session.play_text(text)
-        return "" if session.notice.startswith("You played") else text, *show(session)
-    return text, *show(session)
+    if session is None:
+        return text, *show(session)
+    moves = len(session.record.moves)
+    session.play_text(text)
+    return ("" if len(session.record.moves) > moves else text), *show(session)
 
 
 def on_resign(session: PlaySession | None) -> list[Any]:
@@ -127,7 +128,7 @@ def on_resign(session: PlaySession | None) -> list[Any]:
 
 def choose_game(game_id: str) -> tuple[Any, ...]:
     spec = get(game_id)
-    options = play.opponents_for(spec)
+    options = players.opponents_for(spec)
     about = f"**{spec.title}**: {spec.summary}  \n*{spec.taxonomy.describe()}*"
     return (about, spec.rules,
             gr.update(choices=[(o.label, o.spec) for o in options],
@@ -136,7 +137,7 @@ def choose_game(game_id: str) -> tuple[Any, ...]:
 
 
 def describe_opponent(game_id: str, spec: str | None) -> str:
-    notes = {o.spec: o.note for o in play.opponents_for(get(game_id))}
+    notes = {o.spec: o.note for o in players.opponents_for(get(game_id))}
     return f"*{notes[spec]}*" if spec in notes else ""
 
 
@@ -144,7 +145,7 @@ def describe_opponent(game_id: str, spec: str | None) -> str:
 
 
 def load_profile(profile: dict | None) -> tuple[dict, Any, str]:
-    person = play.profile_person(profile)
+    person = players.profile_person(profile)
     answered = isinstance(profile, dict) and profile.get("consent") in (True, False)
     fresh = {"player_id": person.player_id, "consent": profile.get("consent") if answered
              else None, "name": person.display_name}
@@ -153,7 +154,7 @@ def load_profile(profile: dict | None) -> tuple[dict, Any, str]:
 
 def set_consent(profile: dict, name: str, consent: bool) -> tuple[dict, Any, str]:
     try:
-        person = play.Person(play.profile_person(profile).player_id, name, consent)
+        person = players.Person(players.profile_person(profile).player_id, name, consent)
     except ValueError as err:
         raise gr.Error(str(err)) from None
     fresh = {"player_id": person.player_id, "consent": consent, "name": person.display_name}
@@ -174,14 +175,14 @@ def profile_text(profile: dict) -> str:
 
 def history_rows(scope: str, profile: dict) -> list[list[str]]:
     mine = scope == "My games"
-    player = play.profile_person(profile).player_id if mine else None
+    player = players.profile_person(profile).player_id if mine else None
     records = replays.recent(store(), player_id=player, limit=50)
     return [replays.summary_row(r, player) for r in records]
 
 
 def open_replay(profile: dict, evt: gr.SelectData) -> tuple[Any, ...]:
     record = store().get(str(evt.row_value[-1]))
-    seat = replays.viewer(record, play.profile_person(profile).player_id)
+    seat = replays.viewer(record, players.profile_person(profile).player_id)
     last = len(replays.boundaries(record)) - 1
     return ((record, seat), gr.update(maximum=last, value=last, visible=True),
             *replay_frame((record, seat), last))
@@ -247,7 +248,7 @@ def api_state(session: PlaySession | None) -> dict:
 def build_consent(profile: gr.BrowserState) -> tuple[gr.Group, gr.Markdown]:
     with gr.Group(visible=False) as box:
         gr.Markdown(CONSENT_TEXT, elem_id="consent")
-        name = gr.Textbox(label="Display name (optional)", max_length=play.MAX_NAME)
+        name = gr.Textbox(label="Display name (optional)", max_length=players.MAX_NAME)
         with gr.Row():
             yes = gr.Button("Yes, keep my games for research", variant="primary")
             no = gr.Button("No thanks, just let me play")
@@ -264,16 +265,16 @@ def build_consent(profile: gr.BrowserState) -> tuple[gr.Group, gr.Markdown]:
 
 def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
     """The Play tab; returns the components the page's load event fills in."""
-    first = play.game_menu()[0][1]
+    first = players.game_menu()[0][1]
     with gr.Row():
         with gr.Column(scale=1, min_width=280):
-            game = gr.Dropdown(play.game_menu(), value=first, label="Game", elem_id="game")
+            game = gr.Dropdown(players.game_menu(), value=first, label="Game", elem_id="game")
             about = gr.Markdown()
             with gr.Accordion("Rules", open=False):
                 rules = gr.Markdown()
             opponent = gr.Dropdown([], label="Opponent", elem_id="opponent")
             opponent_note = gr.Markdown()
-            seat = gr.Radio(list(play.SEAT_CHOICES), value="first", label="Your seat",
+            seat = gr.Radio(list(players.SEAT_CHOICES), value="first", label="Your seat",
                             elem_id="seat")
             start_button = gr.Button("Start", variant="primary", elem_id="start")
         with gr.Column(scale=2, min_width=360):
@@ -282,7 +283,7 @@ def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
                              elem_id="board", buttons=[], placeholder="No game yet")
             notice = gr.Markdown(elem_id="notice")
             with gr.Row(elem_id="moves-buttons"):
-                buttons = [gr.Button(visible=False, size="sm", min_width=80)
+                buttons = [gr.Button(visible=False, min_width=80)
                            for _ in range(BUTTONS)]
             with gr.Row():
                 menu = gr.Dropdown([], label="Your move", visible=False, filterable=True,

@@ -17,7 +17,7 @@ from renderers.common import seat_line, turn_line
 NAMES = ["Black (player 0, moving down)", "White (player 1, moving up)"]
 SHORT = ["Black", "White"]
 CELL = 60
-MIN_WIDTH = 400
+MIN_WIDTH = 460
 LIGHT, DARK = d.BOARD, d.BOARD_DARK
 PAWN_FILL = {"b": (40, 40, 46), "w": (252, 252, 248)}
 PAWN_EDGE = {"b": (10, 10, 12), "w": (70, 70, 80)}

@@ -170,7 +170,8 @@ def header(canvas: Canvas, title: str, status: str, *, colour: Colour | None = N
     canvas.rect((0, 0, canvas.width, HEADER_HEIGHT), fill=HEADER)
     x = 14
     if colour is not None:
-        canvas.circle((x + 8, HEADER_HEIGHT / 2), 8, fill=colour, outline=HEADER_INK, width=1.5)
+        canvas.circle((x + 8, HEADER_HEIGHT / 2), 10, fill=HEADER_INK)  # a light ring, so
+        canvas.circle((x + 8, HEADER_HEIGHT / 2), 7, fill=colour)  # dark pieces show too
         x += 24
     canvas.text((x, HEADER_HEIGHT / 2), title, size=16, bold=True, fill=HEADER_INK, anchor="lm")
     used = x + canvas.text_width(title, size=16, bold=True) + 16

@@ -15,7 +15,7 @@ from PIL import Image
 
 from games import registry
 from renderers import image_view, text_view
-from sessions.play import opponent_label
+from sessions.players import opponent_label
 from sessions.record import CHANCE, MatchRecord, MoveRecord, replay
 from sessions.store import Store
 

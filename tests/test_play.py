@@ -12,15 +12,8 @@ from agents.base import Decision, SeatView
 from games.actions import ActionId
 from games.registry import get
 from renderers import renderer
-from sessions.play import (
-    OpenSessions,
-    Person,
-    PlaySession,
-    game_menu,
-    new_player_id,
-    opponents_for,
-    profile_person,
-)
+from sessions.play import OpenSessions, PlaySession
+from sessions.players import Person, game_menu, new_player_id, opponents_for, profile_person
 from sessions.store import Store
 from tests.conftest import GAME_IDS
 

@@ -6,7 +6,8 @@ import pytest
 from PIL import ImageChops
 
 from agents.specs import parse_spec
-from sessions.play import Person, PlaySession, new_player_id
+from sessions.play import PlaySession
+from sessions.players import Person, new_player_id
 from sessions.replays import boundaries, frame, recent, summary_row, viewer
 from sessions.store import Store
 from sessions.tournament import play_one
