@@ -91,13 +91,13 @@ def again(profile: dict, session: PlaySession | None, swap: bool, request: gr.Re
 
 def advance(session: PlaySession | None):  # noqa: ANN201 - a generator of page updates
     """Let the agents move, showing "thinking…" while they take their time."""
-    if session is None:
-        return
-    before = (len(session.record.moves), session.record.outcome)
-    for _ in session.advance(poll=0.5):
+    before = session and (len(session.record.moves), session.record.outcome)
+    for _ in session.advance(poll=0.5) if session else ():
         yield show(session, image=False)
-    if (len(session.record.moves), session.record.outcome) != before:
+    if session and (len(session.record.moves), session.record.outcome) != before:
         yield show(session)
+    else:  # nothing moved: leave the page as it is (a generator must yield something)
+        yield [gr.skip()] * (BUTTONS + 12)
 
 
 def on_click(session: PlaySession | None, evt: gr.SelectData) -> list[Any]:
