@@ -80,11 +80,11 @@ def again(profile: dict, session: PlaySession | None, swap: bool, request: gr.Re
           ) -> tuple[Any, ...]:
     if session is None:
         raise gr.Error("No game yet: press Start.")
-    players = len(session.record.seats)
-    seat = (session.human + 1) % players if swap else session.human
+    count = len(session.record.seats)
+    seat = (session.human + 1) % count if swap else session.human
     opponents = [s.spec for i, s in enumerate(session.record.seats) if i != session.human]
     choice = players.SEAT_CHOICES[seat] if seat < 2 else str(seat)
-    fresh, *updates = start(session.spec.id, opponents[0] if players == 2 else opponents,
+    fresh, *updates = start(session.spec.id, opponents[0] if count == 2 else opponents,
                             choice, profile, request)
     return fresh, gr.update(value=choice if choice in players.SEAT_CHOICES else "random"), *updates
 
@@ -184,14 +184,15 @@ def open_replay(profile: dict, evt: gr.SelectData) -> tuple[Any, ...]:
     record = store().get(str(evt.row_value[-1]))
     seat = replays.viewer(record, players.profile_person(profile).player_id)
     last = len(replays.boundaries(record)) - 1
-    return ((record, seat), gr.update(maximum=last, value=last, visible=True),
+    return ((record, seat), gr.update(maximum=max(last, 1), value=last, visible=last > 0),
             *replay_frame((record, seat), last))
 
 
 def replay_frame(chosen: tuple | None, index: float) -> tuple[Any, ...]:
     if not chosen:
         return None, "Pick a session in the table.", ""
-    f = replays.frame(chosen[0], int(index), seat=chosen[1])
+    last = len(replays.boundaries(chosen[0])) - 1
+    f = replays.frame(chosen[0], min(int(index), last), seat=chosen[1])
     return f.image, f.caption, "\n".join(f.moves)
 
 

@@ -177,6 +177,10 @@ def test_kuhn_poker_is_played_with_buttons(page):
     _expect()(page.locator("#status")).to_contain_text("Game over")
     _expect()(page.get_by_role("button", name="bet", exact=True)).to_be_hidden()
     _shot(page, "play-kuhn-poker-end")
+    page.locator("#swap").click()  # a new game from the other seat: the agent acts first
+    _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"^1\. IS-MCTS: "))
+    _expect()(page.locator("#seat input[value=second]")).to_be_checked()
+    _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
 
 
 def test_the_consent_answer_survives_a_reload_and_history_replays(page, app):

@@ -385,3 +385,16 @@ def test_seat_random_and_numbers(person):
              for _ in range(30)}
     assert seats == {0, 1}
     assert PlaySession("nim", "random", person=person, seat=1).human == 1
+
+
+def test_the_sealed_bid_stays_out_of_the_move_list_until_the_end(person):
+    session = PlaySession("first_sealed_auction", "random", person=person, seat="second",
+                          seed=3)
+    session.run_agents()
+    assert session.record.moves[-1].seat == 0  # the agent has bid
+    assert session.moves() == [] and session.last is None
+    assert "bid" not in session.reasoning()
+    session.play_label(session.legal()[0].label)
+    session.run_agents()
+    assert session.over
+    assert session.moves()[0].startswith("1. Random: bid ")
