@@ -42,7 +42,7 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
     """Updates for the Play tab's outputs, in the order build_play lists them."""
     if session is None:
         return [None, "Pick a game and an opponent, then press **Start**.", "", "", ""] + [
-            gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 2
+            gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 3
     s = session.screen(image=image)
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
@@ -53,7 +53,7 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
         gr.update(visible=bool(s.menu)),
         gr.update(visible=not s.over), gr.update(visible=s.over), gr.update(visible=s.over),
         gr.update(value=s.reasoning, visible=bool(s.reasoning) or s.thinking),
-        gr.update(visible=not s.over),
+        gr.update(visible=not s.over), gr.update(visible=s.thinking),
     ]
 
 
@@ -97,7 +97,7 @@ def advance(session: PlaySession | None):  # noqa: ANN201 - a generator of page 
     if session and (len(session.record.moves), session.record.outcome) != before:
         yield show(session)
     else:  # nothing moved: leave the page as it is (a generator must yield something)
-        yield [gr.skip()] * (BUTTONS + 12)
+        yield [gr.skip()] * (BUTTONS + 13)
 
 
 def on_click(session: PlaySession | None, evt: gr.SelectData) -> list[Any]:
@@ -123,6 +123,13 @@ def typed(session: PlaySession | None, text: str) -> tuple[Any, ...]:
 def on_resign(session: PlaySession | None) -> list[Any]:
     if session is not None:
         session.resign()
+    return show(session)
+
+
+def stop_waiting(session: PlaySession | None) -> list[Any]:
+    """End a game whose opponent takes too long; recorded as abandoned, not as a loss."""
+    if session is not None:
+        session.abandon("the person stopped waiting for the opponent")
     return show(session)
 
 
@@ -208,7 +215,8 @@ def api_new_game(game: str, opponent: str, seat: str, player_id: str, consent: b
                  display_name: str, request: gr.Request) -> tuple[PlaySession, dict]:
     """Start a game; agents that move first have moved when this returns."""
     profile = {"player_id": player_id, "consent": bool(consent), "name": display_name}
-    session, *_ = start(game, opponent, seat, profile, request)
+    seated = [o.strip() for o in opponent.split(",")] if "," in opponent else opponent
+    session, *_ = start(game, seated, seat, profile, request)
     session.run_agents()
     return session, session.snapshot()
 
@@ -296,6 +304,8 @@ def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
             with gr.Row():
                 resign_button = gr.Button("Resign", variant="stop", visible=False, size="sm",
                                           scale=0, min_width=120)
+                stop_button = gr.Button("Stop waiting: end the game (not counted)",
+                                        visible=False, size="sm", elem_id="stop-waiting")
                 again_button = gr.Button("Play again", variant="primary", visible=False,
                                          elem_id="again")
                 swap_button = gr.Button("Swap seats and play again", visible=False,
@@ -308,7 +318,7 @@ def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
                 view = gr.Textbox(show_label=False, lines=8, interactive=False,
                                   elem_id="board-text")
     outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
-               again_button, swap_button, reasoning, typing]
+               again_button, swap_button, reasoning, typing, stop_button]
     # The page shows its own "thinking…" status: no progress overlay over the board.
     private = {"api_visibility": "private", "show_progress": "hidden"}
     game.change(choose_game, game, [about, rules, opponent, text], **private)
@@ -323,6 +333,7 @@ def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
         text.submit(typed, [session, text], [text, *outputs], **private),
         text_play.click(typed, [session, text], [text, *outputs], **private),
         resign_button.click(on_resign, session, outputs, **private),
+        stop_button.click(stop_waiting, session, outputs, **private),
     ):
         event.then(advance, session, outputs, **private)
     for button, handler in ((again_button, play_again), (swap_button, swap_seats)):

@@ -398,3 +398,18 @@ def test_the_sealed_bid_stays_out_of_the_move_list_until_the_end(person):
     session.run_agents()
     assert session.over
     assert session.moves()[0].startswith("1. Random: bid ")
+
+
+def test_stop_waiting_for_a_slow_opponent_abandons_without_a_loss(store, person):
+    agent = GateAgent()
+    session = PlaySession("tic_tac_toe", "random", person=person, seat="second", seed=1,
+                          store=store, build_agent=_gated(agent))
+    progress = session.advance(poll=0.01)
+    next(progress)
+    assert agent.started.wait(5) and session.screen(image=False).thinking
+    session.abandon("the person stopped waiting for the opponent")
+    agent.release.set()
+    list(progress)
+    record = store.get(session.id)
+    assert record.outcome == "abandoned" and record.scores is None and record.moves == []
+    assert not session.thinking and "does not count as a loss" in session.status()
