@@ -238,7 +238,12 @@ class PlaySession:
         return f"Game over: {verdict}. Final returns: {returns}."
 
     def reasoning(self) -> str:
-        """What the last agent streamed, or the reasoning recorded with its last move."""
+        """What the last agent streamed, or the reasoning recorded with its last move.
+
+        In hidden-information games an agent's reasoning may name its own cards or dice, so
+        it is withheld until the game is over."""
+        if self.spec.taxonomy.information == "incomplete" and not self.over:
+            return ""
         streamed = [text for seat in self._agents.streamed
                     for text in self._agents.streamed[seat]]
         if streamed:

@@ -413,3 +413,21 @@ def test_stop_waiting_for_a_slow_opponent_abandons_without_a_loss(store, person)
     record = store.get(session.id)
     assert record.outcome == "abandoned" and record.scores is None and record.moves == []
     assert not session.thinking and "does not count as a loss" in session.status()
+
+
+def test_reasoning_in_hidden_information_games_is_shown_only_after_the_game(person):
+    class Talkative:
+        on_event = None
+
+        def act(self, view, *, feedback=None):
+            self.on_event("reasoning", "I hold the king, so I bet.")
+            move = next(m for m in view.legal if m.label == "bet")
+            return Decision(ActionId(action=move.action), raw="bet",
+                            reasoning="I hold the king, so I bet.")
+
+    session = PlaySession("kuhn_poker", "random", person=person, seat="second", seed=1,
+                          build_agent=lambda *a, **k: Talkative())
+    session.run_agents()
+    assert session.reasoning() == "" and session.screen().reasoning == ""
+    session.play_label("pass")  # fold
+    assert session.over and session.reasoning() == "I hold the king, so I bet."
