@@ -1,23 +1,424 @@
-"""LLM Game Arena: the Gradio app (placeholder page until the browser UI lands)."""
+"""LLM Game Arena: the Gradio app. Wiring only: the work is done in sessions/ and renderers/.
+
+Per-user state: the game in progress is a ``gr.State`` (a sessions.play.PlaySession); the
+anonymous player id, consent and display name are a ``gr.BrowserState``. Completed sessions
+go to the store at $ARENA_DATA_DIR/arena.sqlite3. API (for gradio_client): /new_game,
+/move, /click, /resign, /state; see the README.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
+from typing import Any
 
 import gradio as gr
 
-from games.registry import all_games
+from games.registry import get
+from sessions import players, replays
+from sessions.play import MAX_BUTTONS, OpenSessions, PlaySession
+from sessions.store import Store
+
+BUTTONS = MAX_BUTTONS
+OPEN = OpenSessions()  # weak index: browser session id -> its game, to record closed tabs
+CONSENT_TEXT = """### May we keep your games for research?
+This arena compares people, language models and classic game programs. With your consent,
+your finished games (the moves, how long each took, the result) are kept as human-baseline
+data under a random anonymous id stored in this browser. No name, email, IP address or other
+personal data is kept; a display name is optional and shown only in the game history.
+Without consent you play the same way and your games are stored marked *not for research*."""
+CSS = "#board img { cursor: pointer; }"
+
+
+@functools.cache
+def store() -> Store:
+    return Store()  # $ARENA_DATA_DIR/arena.sqlite3, opened on first use, not at import
+
+
+# --- handlers: a few lines each, the work is in sessions.play ------------------------------
+
+
+def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
+    """Updates for the Play tab's outputs, in the order build_play lists them."""
+    if session is None:
+        return [None, "Pick a game and an opponent, then press **Start**.", "", "", ""] + [
+            gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 3
+    s = session.screen(image=image)
+    buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
+               else gr.update(visible=False) for i in range(BUTTONS)]
+    return [
+        gr.update(value=s.image) if image else gr.skip(), f"### {s.status}", s.notice,
+        "\n".join(s.moves), s.text, *buttons,
+        gr.update(choices=s.menu, value=None, visible=bool(s.menu)),
+        gr.update(visible=bool(s.menu)),
+        gr.update(visible=not s.over), gr.update(visible=s.over), gr.update(visible=s.over),
+        gr.update(value=s.reasoning, visible=bool(s.reasoning) or s.thinking),
+        gr.update(visible=not s.over), gr.update(visible=s.thinking),
+    ]
+
+
+def start(game_id: str, opponent: str | list[str], seat: str, profile: dict,
+          request: gr.Request) -> tuple[Any, ...]:
+    try:
+        session = PlaySession(game_id, opponent, person=players.profile_person(profile),
+                              seat=seat, store=store())
+    except (ValueError, KeyError) as err:
+        raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
+    OPEN.attach(request.session_hash or "", session)
+    return session, *show(session)
+
+
+def play_again(profile: dict, session: PlaySession | None, request: gr.Request) -> tuple[Any, ...]:
+    return again(profile, session, False, request)
+
+
+def swap_seats(profile: dict, session: PlaySession | None, request: gr.Request) -> tuple[Any, ...]:
+    return again(profile, session, True, request)
+
+
+def again(profile: dict, session: PlaySession | None, swap: bool, request: gr.Request,
+          ) -> tuple[Any, ...]:
+    if session is None:
+        raise gr.Error("No game yet: press Start.")
+    count = len(session.record.seats)
+    seat = (session.human + 1) % count if swap else session.human
+    opponents = [s.spec for i, s in enumerate(session.record.seats) if i != session.human]
+    choice = players.SEAT_CHOICES[seat] if seat < 2 else str(seat)
+    fresh, *updates = start(session.spec.id, opponents[0] if count == 2 else opponents,
+                            choice, profile, request)
+    return fresh, gr.update(value=choice if choice in players.SEAT_CHOICES else "random"), *updates
+
+
+def advance(session: PlaySession | None):  # noqa: ANN201 - a generator of page updates
+    """Let the agents move, showing "thinking…" while they take their time."""
+    before = session and (len(session.record.moves), session.record.outcome)
+    for _ in session.advance(poll=0.5) if session else ():
+        yield show(session, image=False)
+    if session and (len(session.record.moves), session.record.outcome) != before:
+        yield show(session)
+    else:  # nothing moved: leave the page as it is (a generator must yield something)
+        yield [gr.skip()] * (BUTTONS + 13)
+
+
+def on_click(session: PlaySession | None, evt: gr.SelectData) -> list[Any]:
+    if session is not None:
+        session.click(*(evt.index or (-1, -1)))  # None: the browser saw a click off the image
+    return show(session)
+
+
+def press(session: PlaySession | None, label: str | None) -> list[Any]:
+    if session is not None:
+        session.play_label(label or "")
+    return show(session)
+
+
+def typed(session: PlaySession | None, text: str) -> tuple[Any, ...]:
+    if session is None:
+        return text, *show(session)
+    moves = len(session.record.moves)
+    session.play_text(text)
+    return ("" if len(session.record.moves) > moves else text), *show(session)
+
+
+def on_resign(session: PlaySession | None) -> list[Any]:
+    if session is not None:
+        session.resign()
+    return show(session)
+
+
+def stop_waiting(session: PlaySession | None) -> list[Any]:
+    """End a game whose opponent takes too long; recorded as abandoned, not as a loss."""
+    if session is not None:
+        session.abandon("the person stopped waiting for the opponent")
+    return show(session)
+
+
+def choose_game(game_id: str) -> tuple[Any, ...]:
+    spec = get(game_id)
+    options = players.opponents_for(spec)
+    about = f"**{spec.title}**: {spec.summary}  \n*{spec.taxonomy.describe()}*"
+    return (about, spec.rules,
+            gr.update(choices=[(o.label, o.spec) for o in options],
+                      value=options[0].spec if options else None),
+            gr.update(placeholder=spec.grammar.hint))
+
+
+def describe_opponent(game_id: str, spec: str | None) -> str:
+    notes = {o.spec: o.note for o in players.opponents_for(get(game_id))}
+    return f"*{notes[spec]}*" if spec in notes else ""
+
+
+# --- profile and consent --------------------------------------------------------------------
+
+
+def load_profile(profile: dict | None) -> tuple[dict, Any, str]:
+    person = players.profile_person(profile)
+    answered = isinstance(profile, dict) and profile.get("consent") in (True, False)
+    fresh = {"player_id": person.player_id, "consent": profile.get("consent") if answered
+             else None, "name": person.display_name}
+    return fresh, gr.update(visible=not answered), profile_text(fresh)
+
+
+def set_consent(profile: dict, name: str, consent: bool) -> tuple[dict, Any, str]:
+    try:
+        person = players.Person(players.profile_person(profile).player_id, name, consent)
+    except ValueError as err:
+        raise gr.Error(str(err)) from None
+    fresh = {"player_id": person.player_id, "consent": consent, "name": person.display_name}
+    return fresh, gr.update(visible=False), profile_text(fresh)
+
+
+def profile_text(profile: dict) -> str:
+    consent = {True: "yes: your games are kept for research",
+               False: "no: your games are stored marked not for research",
+               None: "not answered yet (counts as no)"}[profile.get("consent")]
+    name = profile.get("name") or "none"
+    return (f"Anonymous id `{profile['player_id'][:8]}…` · display name: {name} · "
+            f"research use: {consent}. Applies to games started from now on.")
+
+
+# --- history --------------------------------------------------------------------------------
+
+
+def history_rows(scope: str, profile: dict) -> list[list[str]]:
+    mine = scope == "My games"
+    player = players.profile_person(profile).player_id if mine else None
+    records = replays.recent(store(), player_id=player, limit=50)
+    return [replays.summary_row(r, player) for r in records]
+
+
+def open_replay(profile: dict, evt: gr.SelectData) -> tuple[Any, ...]:
+    record = store().get(str(evt.row_value[-1]))
+    seat = replays.viewer(record, players.profile_person(profile).player_id)
+    last = len(replays.boundaries(record)) - 1
+    return ((record, seat), gr.update(maximum=max(last, 1), value=last, visible=last > 0),
+            *replay_frame((record, seat), last))
+
+
+def replay_frame(chosen: tuple | None, index: float) -> tuple[Any, ...]:
+    if not chosen:
+        return None, "Pick a session in the table.", ""
+    last = len(replays.boundaries(chosen[0])) - 1
+    f = replays.frame(chosen[0], min(int(index), last), seat=chosen[1])
+    return f.image, f.caption, "\n".join(f.moves)
+
+
+def step(index: float, delta: int, chosen: tuple | None) -> int:
+    count = len(replays.boundaries(chosen[0])) if chosen else 1
+    return max(0, min(count - 1, int(index) + delta))
+
+
+# --- the API (gradio_client) ----------------------------------------------------------------
+
+
+def api_new_game(game: str, opponent: str, seat: str, player_id: str, consent: bool,
+                 display_name: str, request: gr.Request) -> tuple[PlaySession, dict]:
+    """Start a game; agents that move first have moved when this returns."""
+    profile = {"player_id": player_id, "consent": bool(consent), "name": display_name}
+    seated = [o.strip() for o in opponent.split(",")] if "," in opponent else opponent
+    session, *_ = start(game, seated, seat, profile, request)
+    session.run_agents()
+    return session, session.snapshot()
+
+
+def api_act(session: PlaySession | None, act: str, *args: Any) -> dict:
+    if session is None:
+        raise gr.Error("no game in this session: call /new_game first")
+    moves = len(session.record.moves)
+    getattr(session, act)(*args)
+    session.run_agents()
+    return {**session.snapshot(), "accepted": len(session.record.moves) > moves or
+            session.over and act == "resign"}
+
+
+def api_move(session: PlaySession | None, move: str) -> dict:
+    """Play a typed move (same reading as the page's text box), then let agents reply."""
+    return api_act(session, "play_text", move)
+
+
+def api_click(session: PlaySession | None, x: float, y: float) -> dict:
+    """Click pixel (x, y) of the board image, then let agents reply."""
+    return api_act(session, "click", x, y)
+
+
+def api_resign(session: PlaySession | None) -> dict:
+    return api_act(session, "resign")
+
+
+def api_state(session: PlaySession | None) -> dict:
+    if session is None:
+        raise gr.Error("no game in this session: call /new_game first")
+    return session.snapshot()
+
+
+# --- layout ---------------------------------------------------------------------------------
+
+
+def build_consent(profile: gr.BrowserState) -> tuple[gr.Group, gr.Markdown]:
+    with gr.Group(visible=False) as box:
+        gr.Markdown(CONSENT_TEXT, elem_id="consent")
+        name = gr.Textbox(label="Display name (optional)", max_length=players.MAX_NAME)
+        with gr.Row():
+            yes = gr.Button("Yes, keep my games for research", variant="primary")
+            no = gr.Button("No thanks, just let me play")
+    with gr.Accordion("Your data", open=False):
+        about = gr.Markdown(elem_id="profile")
+        with gr.Row():
+            change_yes = gr.Button("Allow research use", size="sm")
+            change_no = gr.Button("Do not use my games for research", size="sm")
+    for button, consent in ((yes, True), (no, False), (change_yes, True), (change_no, False)):
+        button.click(functools.partial(set_consent, consent=consent), [profile, name],
+                     [profile, box, about], api_visibility="private")
+    return box, about
+
+
+def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
+    """The Play tab; returns the components the page's load event fills in."""
+    first = players.game_menu()[0][1]
+    with gr.Row():
+        with gr.Column(scale=1, min_width=280):
+            game = gr.Dropdown(players.game_menu(), value=first, label="Game", elem_id="game")
+            about = gr.Markdown()
+            with gr.Accordion("Rules", open=False):
+                rules = gr.Markdown()
+            opponent = gr.Dropdown([], label="Opponent", elem_id="opponent")
+            opponent_note = gr.Markdown()
+            seat = gr.Radio(list(players.SEAT_CHOICES), value="first", label="Your seat",
+                            elem_id="seat")
+            start_button = gr.Button("Start", variant="primary", elem_id="start")
+        with gr.Column(scale=2, min_width=360):
+            status = gr.Markdown(elem_id="status")
+            board = gr.Image(interactive=False, type="pil", format="png", show_label=False,
+                             elem_id="board", buttons=[], placeholder="No game yet")
+            notice = gr.Markdown(elem_id="notice")
+            with gr.Row(elem_id="moves-buttons"):
+                buttons = [gr.Button(visible=False, min_width=80)
+                           for _ in range(BUTTONS)]
+            with gr.Row():
+                menu = gr.Dropdown([], label="Your move", visible=False, filterable=True,
+                                   elem_id="menu", scale=3)
+                menu_play = gr.Button("Play", visible=False, scale=1)
+            with gr.Row(visible=False) as typing:
+                text = gr.Textbox(label="Type a move", elem_id="typed", scale=3)
+                text_play = gr.Button("Play typed move", scale=1)
+            with gr.Row():
+                resign_button = gr.Button("Resign", variant="stop", visible=False, size="sm",
+                                          scale=0, min_width=120)
+                stop_button = gr.Button("Stop waiting: end the game (not counted)",
+                                        visible=False, size="sm", elem_id="stop-waiting")
+                again_button = gr.Button("Play again", variant="primary", visible=False,
+                                         elem_id="again")
+                swap_button = gr.Button("Swap seats and play again", visible=False,
+                                        elem_id="swap")
+            reasoning = gr.Textbox(label="Opponent's reasoning", visible=False, lines=4,
+                                   max_lines=12, interactive=False)
+            moves = gr.Textbox(label="Moves", lines=6, max_lines=10, interactive=False,
+                               elem_id="moves")
+            with gr.Accordion("Board as text", open=False):
+                view = gr.Textbox(show_label=False, lines=8, interactive=False,
+                                  elem_id="board-text")
+    outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
+               again_button, swap_button, reasoning, typing, stop_button]
+    # The page shows its own "thinking…" status: no progress overlay over the board.
+    private = {"api_visibility": "private", "show_progress": "hidden"}
+    game.change(choose_game, game, [about, rules, opponent, text], **private)
+    opponent.change(describe_opponent, [game, opponent], opponent_note, **private)
+    started = start_button.click(start, [game, opponent, seat, profile], [session, *outputs],
+                                 **private)
+    started.then(advance, session, outputs, **private)
+    for event in (
+        board.select(on_click, session, outputs, trigger_mode="multiple", **private),
+        *(b.click(press, [session, b], outputs, **private) for b in buttons),
+        menu_play.click(press, [session, menu], outputs, **private),
+        text.submit(typed, [session, text], [text, *outputs], **private),
+        text_play.click(typed, [session, text], [text, *outputs], **private),
+        resign_button.click(on_resign, session, outputs, **private),
+        stop_button.click(stop_waiting, session, outputs, **private),
+    ):
+        event.then(advance, session, outputs, **private)
+    for button, handler in ((again_button, play_again), (swap_button, swap_seats)):
+        button.click(handler, [profile, session],
+                     [session, seat, *outputs], **private).then(advance, session, outputs,
+                                                                **private)
+    return game, about, rules, opponent, text
+
+
+def build_history(profile: gr.BrowserState) -> gr.Tab:
+    chosen = gr.State(None)
+    with gr.Tab("History") as tab:
+        with gr.Row():
+            scope = gr.Radio(["My games", "All recent games"], value="My games", show_label=False)
+            refresh = gr.Button("Refresh", size="sm")
+        table = gr.Dataframe(headers=["When", "Game", "Seats", "Result", "Session"],
+                             interactive=False, elem_id="history-table", max_height=320)
+        with gr.Row():
+            with gr.Column(scale=2):
+                image = gr.Image(interactive=False, type="pil", format="png", show_label=False,
+                                 buttons=[], elem_id="replay-board")
+            with gr.Column(scale=1):
+                caption = gr.Markdown(elem_id="replay-caption")
+                slider = gr.Slider(0, 1, step=1, label="Step", visible=False)
+                with gr.Row():
+                    back = gr.Button("◀ Previous", size="sm")
+                    forward = gr.Button("Next ▶", size="sm")
+                moves = gr.Textbox(label="Moves", lines=10, interactive=False)
+    private = {"api_visibility": "private"}
+    for trigger in (tab.select, refresh.click, scope.change):
+        trigger(history_rows, [scope, profile], table, **private)
+    table.select(open_replay, profile, [chosen, slider, image, caption, moves], **private)
+    slider.change(replay_frame, [chosen, slider], [image, caption, moves], **private)
+    back.click(functools.partial(step, delta=-1), [slider, chosen], slider, **private)
+    forward.click(functools.partial(step, delta=1), [slider, chosen], slider, **private)
+    return tab
+
+
+def build_api(session: gr.State) -> None:
+    """Hidden endpoints for gradio_client: one game per client session."""
+    with gr.Group(visible=False):
+        game, opponent, seat = gr.Textbox(), gr.Textbox(), gr.Textbox()
+        player, name, consent = gr.Textbox(), gr.Textbox(), gr.Checkbox()
+        move, x, y = gr.Textbox(), gr.Number(), gr.Number()
+        answer = gr.JSON(label="session")
+        buttons = {n: gr.Button() for n in ("new_game", "move", "click", "resign", "state")}
+    buttons["new_game"].click(api_new_game, [game, opponent, seat, player, consent, name],
+                              [session, answer], api_name="new_game")
+    buttons["move"].click(api_move, [session, move], answer, api_name="move")
+    buttons["click"].click(api_click, [session, x, y], answer, api_name="click")
+    buttons["resign"].click(api_resign, session, answer, api_name="resign")
+    buttons["state"].click(api_state, session, answer, api_name="state")
 
 
 def build_app() -> gr.Blocks:
     with gr.Blocks(title="LLM Game Arena") as app:
-        gr.Markdown("# LLM Game Arena\nGames available: " +
-                    ", ".join(spec.title for spec in all_games()))
+        profile = gr.BrowserState(
+            {"player_id": "", "consent": None, "name": ""}, storage_key="llm-game-arena-profile",
+            secret=os.environ.get("ARENA_BROWSER_SECRET", "llm-game-arena"))
+        session = gr.State(None, delete_callback=_expire)
+        gr.Markdown("# LLM Game Arena\nPlay strategy games against language models, MCTS and "
+                    "other programs. Click the board to move.")
+        consent_box, consent_about = build_consent(profile)
+        with gr.Tab("Play"):
+            game, about, rules, opponent, text = build_play(profile, session)
+        build_history(profile)
+        build_api(session)
+        app.load(load_profile, profile, [profile, consent_box, consent_about],
+                 api_visibility="private")
+        app.load(choose_game, game, [about, rules, opponent, text], api_visibility="private")
+        app.unload(_closed)
     return app
 
 
+def _expire(session: PlaySession | None) -> None:
+    if session is not None:
+        session.abandon("session expired")
+
+
+def _closed(request: gr.Request) -> None:
+    OPEN.close(request.session_hash or "")
+
+
 demo = build_app()
+demo.queue(default_concurrency_limit=16)
 
 if __name__ == "__main__":
-    demo.launch(server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
-                server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
+    demo.launch(css=CSS)  # honours GRADIO_SERVER_NAME / GRADIO_SERVER_PORT

@@ -8,10 +8,19 @@ Each module ``renderers/<game_id>.py`` is a set of pure functions of (state, sea
   the board or table as the seat sees it. ``selection`` is the click path chosen so far
   (highlighted), ``targets`` are the click targets that may come next (highlighted as
   legal destinations), ``last`` is the click path of the last move played (marked).
-  Targets are the strings of ``LegalMove.path`` from the legal-action adapter.
+  Targets are the strings of ``LegalMove.path`` from the legal-action adapter. Like the
+  text view it is built from what the seat may know, never from ``str(state)`` of a hidden
+  information game, so the same image can go to a vision model.
 - ``hit_test(state, seat, x, y, *, selection=()) -> str | None``: the click target at pixel
-  (x, y) of that same image (its own pixel space), or None outside every target. Games
-  played with buttons (``GameSpec.board == "table"``) may omit it.
+  (x, y) of that same image (its own pixel space), or None outside every target. Table
+  games (``GameSpec.board == "table"``) are played with one button per legal move; their
+  ``hit_test`` returns None everywhere unless a spot on the table is a move (nim's sticks).
+- ``centres(state, seat) -> dict[str, (x, y)]`` (games with click targets): every target
+  with a pixel at its centre, the inverse of ``hit_test`` (used by tests and benchmarks to
+  click like a person).
+- optional ``buttons(state, seat, legal) -> list[LegalMove]``: for a board game, the legal
+  moves that have no spot on the board and need a button (a Hive ``pass``). Table games get a
+  button for every legal move without it.
 
 GAMA-Bench's renderers (``renderers/gama_view.py``) add, for the page and the LLM agents:
 ``control(state, seat)`` (the input to show: a number field with its range, or choice
@@ -20,15 +29,18 @@ buttons), ``table(state, seat)`` (the per-round results as the seat saw them: he
 parameters, previous rounds as the seat saw them, one JSON field to answer); their
 ``image`` is the plot of the rounds so far.
 
-The rules in ``games/`` never import this package.
+Shared fonts, colours and geometry live in :mod:`renderers.drawing`. The rules in
+``games/`` never import this package.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from types import ModuleType
 
 import pyspiel
+from PIL import Image
 
 
 def renderer(game_id: str) -> ModuleType:
@@ -44,3 +56,18 @@ def renderer(game_id: str) -> ModuleType:
 def text_view(game_id: str, state: pyspiel.State, seat: int) -> str:
     """The text view of ``state`` for ``seat``."""
     return renderer(game_id).text(state, seat)
+
+
+def image_view(game_id: str, state: pyspiel.State, seat: int, *,
+               selection: Sequence[str] = (), targets: Sequence[str] = (),
+               last: Sequence[str] | None = None) -> Image.Image:
+    """The image of ``state`` as ``seat`` sees it (see the module docstring for options)."""
+    return renderer(game_id).image(state, seat, selection=tuple(selection),
+                                   targets=tuple(targets), last=last)
+
+
+def click_target(game_id: str, state: pyspiel.State, seat: int, x: float, y: float, *,
+                 selection: Sequence[str] = ()) -> str | None:
+    """The click target at (x, y) of ``seat``'s image, or None (also for games without one)."""
+    hit = getattr(renderer(game_id), "hit_test", None)
+    return hit(state, seat, x, y, selection=tuple(selection)) if hit is not None else None

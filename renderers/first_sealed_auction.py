@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pyspiel
+from PIL import Image
 
+from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
 NAMES = ["player 0", "player 1"]
@@ -20,6 +23,16 @@ def valuation_and_bid(state: pyspiel.State, seat: int) -> tuple[int | None, int 
     return int(match.group("value")), (int(bid) if bid is not None else None)
 
 
+def final_bids(state: pyspiel.State) -> list[int]:
+    """Both bids, in seat order, once the auction is over (sealed until then)."""
+    return [h.action for h in state.full_history() if h.player >= 0] if state.is_terminal() else []
+
+
+def winner(state: pyspiel.State) -> int | None:
+    returns = state.returns()
+    return max(range(2), key=lambda p: (returns[p] > 0, -p)) if any(returns) else None
+
+
 def text(state: pyspiel.State, seat: int) -> str:
     value, bid = valuation_and_bid(state, seat)
     lines = [
@@ -29,11 +42,59 @@ def text(state: pyspiel.State, seat: int) -> str:
         "The other player's valuation and bid are hidden.",
     ]
     if state.is_terminal():
-        bids = [h.action for h in state.full_history() if h.player >= 0]
-        returns = state.returns()
-        winner = max(range(2), key=lambda p: (returns[p] > 0, -p)) if any(returns) else None
+        bids = final_bids(state)
         lines[3] = f"Bids revealed: player 0 bid {bids[0]}, player 1 bid {bids[1]}."
-        if winner is not None:
-            lines.append(f"{NAMES[winner]} won the item.")
+        won = winner(state)
+        if won is not None:
+            lines.append(f"{NAMES[won]} won the item.")
     lines.append(turn_line(state, seat, NAMES))
     return "\n".join(lines)
+
+
+def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
+          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+    canvas = d.table(f"You are player {seat}", d.table_status(state, seat), seat)
+    x0, y0, x1, y1 = d.FELT_BOX
+    middle = (x0 + x1) / 2
+    value, bid = (None, None) if state.is_chance_node() else valuation_and_bid(state, seat)
+    bids = final_bids(state)
+    d.label(canvas, (middle, y0 + 22), "Opponent's envelope")
+    _envelope(canvas, middle, y0 + 42, bids[1 - seat] if bids else None, opened=bool(bids))
+    worth = "?" if value is None else str(value)
+    canvas.rect((x0 + 18, (y0 + y1) / 2 - 34, x0 + 168, (y0 + y1) / 2 + 34), fill=d.CARD,
+                outline=d.GOLD, width=3, radius=10)
+    canvas.text((x0 + 93, (y0 + y1) / 2 - 16), "Worth to you", size=13, fill=d.MUTED,
+                anchor="mm", bold=True)
+    canvas.text((x0 + 93, (y0 + y1) / 2 + 12), worth, size=28, bold=True, anchor="mm")
+    _envelope(canvas, middle, y1 - 130, bid, opened=True)
+    d.label(canvas, (middle, y1 - 22), "Your bid" if bid is not None else "Your bid: not placed")
+    lines = []
+    if bid is not None:
+        lines.append(f"You: bid {bid}")
+    if bids:
+        lines = [f"{d.who(p, seat)}: bid {b}" for p, b in enumerate(bids)]
+        won = winner(state)
+        lines.append("Tie: nobody wins" if won is None else
+                     f"{d.who(won, seat)} won the item")
+    d.history_panel(canvas, d.PANEL_BOX, "Bids", lines, last_marked=bool(last))
+    return canvas.finish()
+
+
+def _envelope(canvas: d.Canvas, middle: float, top: float, amount: int | None, *,
+              opened: bool) -> None:
+    box = (middle - 70, top, middle + 70, top + 80)
+    canvas.rect(box, fill=(236, 222, 190), outline=(150, 120, 70), width=2, radius=6)
+    if amount is None:
+        canvas.polygon([(box[0] + 2, top + 2), (middle, top + 40), (box[2] - 2, top + 2)],
+                       fill=(220, 200, 160), outline=(150, 120, 70))
+        shown = "sealed" if not opened else "no bid yet"
+        canvas.text((middle, top + 60), shown, size=15, bold=True, fill=(120, 90, 40),
+                    anchor="mm")
+        return
+    canvas.text((middle, top + 42), f"bid {amount}", size=26, bold=True, anchor="mm")
+
+
+def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
+             selection: Sequence[str] = ()) -> str | None:
+    """The blind auction is played with buttons: no spot on the table is a move."""
+    return None

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import pyspiel
+from collections.abc import Sequence
 
+import pyspiel
+from PIL import Image
+
+from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
 NAMES = ["player 0", "player 1"]
 CHOICES = ["cooperate", "defect"]
 PAYOFF = {(0, 0): (5, 5), (0, 1): (0, 10), (1, 0): (10, 0), (1, 1): (1, 1)}
+SHOWN_ROUNDS = 10
 
 
 def rounds(state: pyspiel.State) -> list[tuple[int, int]]:
@@ -17,11 +22,15 @@ def rounds(state: pyspiel.State) -> list[tuple[int, int]]:
     return [(history[i], history[i + 1]) for i in range(0, len(history) - 1, 3)]
 
 
+def totals(played: list[tuple[int, int]], seat: int) -> tuple[int, int]:
+    """(yours, theirs) summed over ``played``."""
+    return (sum(PAYOFF[r][seat] for r in played), sum(PAYOFF[r][1 - seat] for r in played))
+
+
 def text(state: pyspiel.State, seat: int) -> str:
     other = 1 - seat
     played = rounds(state)
-    mine = sum(PAYOFF[r][seat] for r in played)
-    theirs = sum(PAYOFF[r][other] for r in played)
+    mine, theirs = totals(played, seat)
     lines = [seat_line(seat, NAMES), f"Rounds played: {len(played)}"]
     for i, choice in enumerate(played):
         lines.append(
@@ -31,3 +40,64 @@ def text(state: pyspiel.State, seat: int) -> str:
     lines.append(f"Totals: you {mine}, opponent {theirs}")
     lines.append(turn_line(state, seat, NAMES))
     return "\n".join(lines)
+
+
+def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
+          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+    played = rounds(state)
+    status = d.table_status(state, seat)
+    if not state.is_terminal() and state.is_simultaneous_node():
+        status = f"Round {len(played) + 1}: choose"
+    canvas = d.table(f"You are player {seat}", status, seat)
+    x0, y0, x1, y1 = d.FELT_BOX
+    mine, theirs = totals(played, seat)
+    d.label(canvas, (x0 + 20, y0 + 22), f"Rounds played: {len(played)}", anchor="lm")
+    d.label(canvas, (x1 - 20, y0 + 22), f"You {mine} · Opponent {theirs}", anchor="rm",
+            size=16, fill=d.GOLD)
+    shown = played[-SHOWN_ROUNDS:]
+    first = len(played) - len(shown)
+    cell = 34
+    left = x0 + 112
+    for row, (name, p) in enumerate((("You", seat), ("Opponent", 1 - seat))):
+        top = y0 + 60 + row * (cell + 8)
+        d.label(canvas, (x0 + 20, top + cell / 2), name, anchor="lm", size=14)
+        for i, choice in enumerate(shown):
+            box = (left + i * (cell + 2), top, left + i * (cell + 2) + cell, top + cell)
+            colour = d.GOOD if choice[p] == 0 else d.BAD
+            newest = i == len(shown) - 1 and bool(last)
+            canvas.rect(box, fill=colour, outline=d.LAST if newest else d.FELT_DARK,
+                        width=3 if newest else 1, radius=5)
+            canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "CD"[choice[p]],
+                        size=15, bold=True, fill=d.HEADER_INK, anchor="mm")
+    for i in range(len(shown)):
+        canvas.text((left + i * (cell + 2) + cell / 2, y0 + 148), str(first + i + 1), size=11,
+                    fill=d.HEADER_INK, anchor="mm")
+    _payoffs(canvas, (x0 + 20, y0 + 176))
+    lines = [f"{i + 1}. you {CHOICES[r[seat]]}, they {CHOICES[r[1 - seat]]}"
+             for i, r in enumerate(played)]
+    d.history_panel(canvas, d.PANEL_BOX, "Rounds", lines, last_marked=bool(last), size=13)
+    return canvas.finish()
+
+
+def _payoffs(canvas: d.Canvas, corner: tuple[float, float]) -> None:
+    """The payoff table: (you, opponent) for each pair of choices."""
+    x, y = corner
+    d.label(canvas, (x, y + 10), "Points (you, opponent)", anchor="lm", size=14)
+    head = ["", "they cooperate", "they defect"]
+    rows = [["you cooperate", "5, 5", "0, 10"], ["you defect", "10, 0", "1, 1"]]
+    widths = [130, 130, 120]
+    for r, row in enumerate([head, *rows]):
+        cx = x
+        for c, cell in enumerate(row):
+            top = y + 28 + r * 34
+            if r and c:
+                canvas.rect((cx, top, cx + widths[c] - 6, top + 28), fill=d.FELT_DARK, radius=5)
+            d.label(canvas, (cx + (widths[c] - 6) / 2 if c else cx, top + 14), cell,
+                    anchor="mm" if c else "lm", size=13, bold=bool(r and c))
+            cx += widths[c]
+
+
+def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
+             selection: Sequence[str] = ()) -> str | None:
+    """Played with the cooperate and defect buttons: no spot on the table is a move."""
+    return None

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import pyspiel
+from collections.abc import Sequence
 
+import pyspiel
+from PIL import Image
+
+from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
 NAMES = ["player 0", "player 1"]
@@ -25,6 +29,13 @@ def pot(actions: str) -> int:
     return 2 + actions.count("b")
 
 
+def showdown_card(state: pyspiel.State, seat: int) -> str | None:
+    """The other player's card once a showdown has shown it, else None."""
+    if state.is_terminal() and betting(state, seat) not in ("bp", "pbp"):
+        return CARDS[state.history()[1 - seat]]
+    return None
+
+
 def text(state: pyspiel.State, seat: int) -> str:
     card = private_card(state, seat)
     actions = betting(state, seat)
@@ -35,8 +46,44 @@ def text(state: pyspiel.State, seat: int) -> str:
         f"Betting so far: {', '.join(said) if said else 'none'}",
         f"Pot: {pot(actions)} chips (each player anted 1)",
     ]
-    if state.is_terminal() and actions not in ("bp", "pbp"):  # a showdown: both cards shown
-        other = CARDS[state.history()[1 - seat]]
+    other = showdown_card(state, seat)
+    if other is not None:
         lines.append(f"Showdown: the other player had {other}.")
     lines.append(turn_line(state, seat, NAMES))
     return "\n".join(lines)
+
+
+def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
+          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+    canvas = d.table(f"You are player {seat}", d.table_status(state, seat), seat)
+    actions = betting(state, seat) if not state.is_chance_node() else ""
+    x0, y0, x1, y1 = d.FELT_BOX
+    middle = (x0 + x1) / 2
+    other = showdown_card(state, seat)
+    d.label(canvas, (middle, y0 + 22), "Opponent" + (" (showdown)" if other else ""))
+    d.card(canvas, (middle - 42, y0 + 40, middle + 42, y0 + 156), other)
+    mine = private_card(state, seat) if not state.is_chance_node() else None
+    d.card(canvas, (middle - 42, y1 - 150, middle + 42, y1 - 34), mine, highlight=d.GOLD)
+    d.label(canvas, (middle, y1 - 18), "You")
+    chips = pot(actions)
+    cy = (y0 + y1) / 2 + 6
+    for i in range(chips):
+        canvas.ellipse((middle - 112, cy - 2 - i * 7, middle - 58, cy + 16 - i * 7),
+                       fill=d.GOLD, outline=(150, 110, 0), width=1.5)
+    d.label(canvas, (middle + 40, cy - 4), f"Pot: {chips} chips", size=18, anchor="lm")
+    lines = [f"{d.who(i % 2, seat)}: {_named(actions[:i], a)}" for i, a in enumerate(actions)]
+    d.history_panel(canvas, d.PANEL_BOX, "Betting", lines, last_marked=bool(last))
+    return canvas.finish()
+
+
+def _named(before: str, action: str) -> str:
+    """'pass' or 'bet', with what it means after a bet (fold or call)."""
+    if "b" in before:
+        return "pass (fold)" if action == "p" else "bet (call)"
+    return "pass" if action == "p" else "bet"
+
+
+def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
+             selection: Sequence[str] = ()) -> str | None:
+    """Kuhn poker is played with buttons: no spot on the table is a move."""
+    return None

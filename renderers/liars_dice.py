@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pyspiel
+from PIL import Image
 
 from games.registry import get
+from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
 NAMES = ["player 0", "player 1"]
@@ -22,6 +26,11 @@ def bids(state: pyspiel.State) -> list[tuple[int, str]]:
             for h in state.full_history() if h.player >= 0]
 
 
+def revealed(state: pyspiel.State) -> list[str]:
+    """Both players' dice once the game is over (the cups are lifted), else []."""
+    return str(state).split(" ")[:2] if state.is_terminal() else []
+
+
 def text(state: pyspiel.State, seat: int) -> str:
     mine = own_dice(state, seat)
     lines = [seat_line(seat, NAMES),
@@ -29,8 +38,56 @@ def text(state: pyspiel.State, seat: int) -> str:
     made = bids(state)
     lines.append("Bids so far: " + (", ".join(f"{NAMES[p]}: {label}" for p, label in made)
                                      if made else "none"))
-    if state.is_terminal():
-        everything = str(state).split(" ")
-        lines.append(f"Revealed dice: player 0 {everything[0]}, player 1 {everything[1]}")
+    shown = revealed(state)
+    if shown:
+        lines.append(f"Revealed dice: player 0 {shown[0]}, player 1 {shown[1]}")
     lines.append(turn_line(state, seat, NAMES))
     return "\n".join(lines)
+
+
+def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
+          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+    canvas = d.table(f"You are player {seat}", d.table_status(state, seat), seat)
+    x0, y0, x1, y1 = d.FELT_BOX
+    middle = (x0 + x1) / 2
+    mine = own_dice(state, seat) if not state.is_chance_node() else ""
+    shown = revealed(state)
+    count = int(state.get_game().get_parameters()["numdice"])
+    theirs = shown[1 - seat] if shown else None
+    d.label(canvas, (middle, y0 + 22), "Opponent's cup" + (" (lifted)" if theirs else ""))
+    _dice_row(canvas, middle, y0 + 44, theirs, count)
+    _dice_row(canvas, middle, y1 - 110, mine or None, count, highlight=d.GOLD)
+    d.label(canvas, (middle, y1 - 22), "Your dice · sixes are wild", size=14)
+    made = bids(state)
+    standing = [(p, said) for p, said in made if said != "liar"]
+    bid_text = "No bid yet"
+    if standing:
+        bidder, said = standing[-1]
+        bid_text = f"Bid on the table: {said} ({'yours' if bidder == seat else 'opponent'})"
+    d.label(canvas, (middle, (y0 + y1) / 2 + 4), bid_text, size=18)
+    if made and made[-1][1] == "liar":
+        d.label(canvas, (middle, (y0 + y1) / 2 + 30),
+                f"{d.who(made[-1][0], seat)} called liar!", size=15, fill=d.GOLD)
+    lines = [f"{d.who(p, seat)}: {said}" for p, said in made]
+    d.history_panel(canvas, d.PANEL_BOX, "Bids", lines, last_marked=bool(last))
+    return canvas.finish()
+
+
+def _dice_row(canvas: d.Canvas, middle: float, top: float, faces: str | None, count: int,
+              *, highlight: d.Colour | None = None) -> None:
+    side, gap = 64, 14
+    start = middle - (count * side + (count - 1) * gap) / 2
+    for i in range(count):
+        box = (start + i * (side + gap), top, start + i * (side + gap) + side, top + side)
+        if faces and i < len(faces):
+            d.pips(canvas, box, int(faces[i]), highlight=highlight)
+        else:
+            canvas.rect(box, fill=(60, 45, 35), outline=(30, 20, 15), width=2, radius=12)
+            canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "?", size=30,
+                        bold=True, fill=d.HEADER_INK, anchor="mm")
+
+
+def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
+             selection: Sequence[str] = ()) -> str | None:
+    """Liar's dice is played with buttons: no spot on the table is a move."""
+    return None

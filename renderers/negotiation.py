@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pyspiel
+from PIL import Image
 
 from games.gtbench import negotiation_move
+from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
 NAMES = ["player 0", "player 1"]
+ITEM_COLOURS = [(232, 93, 4), (106, 76, 147), (25, 130, 196)]
 
 
 def observation(state: pyspiel.State, seat: int) -> dict[str, str]:
@@ -49,3 +54,76 @@ def text(state: pyspiel.State, seat: int) -> str:
         lines.append(f"Turn type: {kind}")
     lines.append(turn_line(state, seat, NAMES))
     return "\n".join(lines)
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in text.split()] if text and text != "?" else []
+
+
+def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
+          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+    canvas = d.table(f"You are player {seat}", d.table_status(state, seat), seat)
+    fields = observation(state, seat)
+    pool = _numbers(fields.get("Item pool", ""))
+    values = _numbers(fields.get(f"Agent {seat} util vec", ""))
+    made = moves(state)
+    x0, y0, x1, _ = d.FELT_BOX
+    d.label(canvas, (x0 + 20, y0 + 20), "Item pool", anchor="lm")
+    d.label(canvas, (x1 - 20, y0 + 20), "each worth to you", anchor="rm", size=13)
+    for kind, count in enumerate(pool):
+        top = y0 + 40 + kind * 52
+        d.label(canvas, (x0 + 20, top + 20), f"type {kind + 1}", anchor="lm", size=14)
+        for i in range(count):
+            _item(canvas, kind, (x0 + 92 + i * 34, top + 4))
+        worth = values[kind] if kind < len(values) else "?"
+        d.label(canvas, (x1 - 20, top + 20), f"{worth} pt", anchor="rm", size=18)
+    proposals = [(p, numbers) for p, verb, numbers in made if verb == "propose"]
+    y = y0 + 210
+    if proposals and pool and values:
+        by, keep = proposals[-1]
+        you_get = keep if by == seat else [n - k for n, k in zip(pool, keep, strict=True)]
+        points = sum(v * n for v, n in zip(values, you_get, strict=True))
+        whose = "Your proposal" if by == seat else "Opponent's proposal"
+        agreed = any(verb == "agree" for _, verb, _ in made)
+        d.label(canvas, (x0 + 20, y), f"{whose}{' (agreed)' if agreed else ''}:", anchor="lm")
+        d.label(canvas, (x0 + 20, y + 28),
+                f"you get {you_get} = {points} points", anchor="lm", size=18, fill=d.GOLD)
+    else:
+        d.label(canvas, (x0 + 20, y), "No proposal on the table yet", anchor="lm")
+    count = len(proposals)
+    limit = fields.get("Max steps", "?")
+    turn = fields.get("Turn Type", "")
+    d.label(canvas, (x0 + 20, y + 70), f"Proposals made: {count} of at most {limit}",
+            anchor="lm", size=14, bold=False)
+    if state.is_terminal():
+        agreed = any(verb == "agree" for _, verb, _ in made)
+        outcome = "Deal: each scores the items they get" if agreed else "No deal: nobody scores"
+        d.label(canvas, (x0 + 20, y + 96), outcome, anchor="lm", size=15, fill=d.GOLD)
+    elif turn:
+        note = ("utterance turn: say [x, y, z], symbols 0-4" if turn == "Utterance"
+                else "proposal turn: propose [a, b, c] you keep, or agree")
+        d.label(canvas, (x0 + 20, y + 96), note.capitalize(), anchor="lm", size=14, bold=False)
+    lines = [f"{d.who(p, seat)}: {verb if verb == 'agree' else f'{verb} {numbers}'}"
+             for p, verb, numbers in made]
+    d.history_panel(canvas, d.PANEL_BOX, "Moves", lines, last_marked=bool(last), size=13)
+    return canvas.finish()
+
+
+def _item(canvas: d.Canvas, kind: int, corner: tuple[float, float]) -> None:
+    x, y = corner
+    colour = ITEM_COLOURS[kind % 3]
+    edge = d.HEADER_INK
+    if kind == 0:
+        canvas.circle((x + 14, y + 16), 13, fill=colour, outline=edge, width=1.5)
+    elif kind == 1:
+        canvas.rect((x + 2, y + 4, x + 28, y + 30), fill=colour, outline=edge, width=1.5,
+                    radius=4)
+    else:
+        canvas.polygon([(x + 15, y + 2), (x + 29, y + 30), (x + 1, y + 30)], fill=colour,
+                       outline=edge)
+
+
+def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
+             selection: Sequence[str] = ()) -> str | None:
+    """Negotiation is played with the move list and typed moves: no spot is a move."""
+    return None

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pyspiel
+from PIL import Image
 
+from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
 NAMES = ["player 0", "player 1"]
@@ -24,15 +27,76 @@ def last_rolls(state: pyspiel.State, count: int = 6) -> list[int]:
     return [h.action + 1 for h in state.full_history() if h.player < 0][-count:]
 
 
+def target(state: pyspiel.State) -> int:
+    return int(state.get_game().get_parameters()["winscore"])
+
+
 def text(state: pyspiel.State, seat: int) -> str:
     (s0, s1), total = scores(state)
-    target = int(state.get_game().get_parameters()["winscore"])
     rolls = last_rolls(state)
     lines = [
         seat_line(seat, NAMES),
-        f"Scores: player 0 {s0}, player 1 {s1} (first to {target} wins)",
+        f"Scores: player 0 {s0}, player 1 {s1} (first to {target(state)} wins)",
         f"Turn total: {total}",
         f"Recent rolls: {', '.join(map(str, rolls)) if rolls else 'none'}",
         turn_line(state, seat, NAMES),
     ]
     return "\n".join(lines)
+
+
+def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
+          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+    canvas = d.table(f"You are player {seat}", d.table_status(state, seat), seat)
+    banked, total = scores(state)
+    goal = target(state)
+    x0, y0, x1, y1 = d.FELT_BOX
+    player = state.current_player()
+    for row, p in enumerate((seat, 1 - seat)):
+        top = y0 + 22 + row * 64
+        name = "You" if p == seat else "Opponent"
+        d.label(canvas, (x0 + 20, top + 12), name, anchor="lm")
+        bar = (x0 + 120, top, x1 - 70, top + 26)
+        canvas.rect(bar, fill=d.FELT_DARK, radius=8)
+        filled = min(1.0, banked[p] / goal)
+        if filled:
+            canvas.rect((bar[0], bar[1], bar[0] + (bar[2] - bar[0]) * filled, bar[3]),
+                        fill=d.PLAYER[p], radius=8)
+        if p == player and total:
+            start = bar[0] + (bar[2] - bar[0]) * filled
+            end = bar[0] + (bar[2] - bar[0]) * min(1.0, (banked[p] + total) / goal)
+            canvas.rect((start, bar[1] + 5, end, bar[3] - 5), fill=d.GOLD, radius=4)
+        d.label(canvas, (x1 - 20, top + 12), f"{banked[p]}", anchor="rm", size=18)
+    d.label(canvas, (x0 + 120, y0 + 150), f"first to {goal} wins · a roll of 1 loses the "
+            "turn total", anchor="lm", size=13, bold=False)
+    rolls = last_rolls(state)
+    whose = "your" if player == seat else "the opponent's"
+    d.label(canvas, (x0 + 20, y0 + 196), f"Turn total ({whose} turn): {total}",
+            anchor="lm", size=18, fill=d.GOLD if total else d.HEADER_INK)
+    d.label(canvas, (x0 + 20, y1 - 78), "Last roll" if rolls else "No roll yet", anchor="lm",
+            size=14)
+    if rolls:
+        d.pips(canvas, (x0 + 20, y1 - 64, x0 + 74, y1 - 10), rolls[-1],
+               highlight=d.BAD if rolls[-1] == 1 else d.GOLD)
+        for i, face in enumerate(rolls[-6:-1][::-1]):
+            left = x0 + 100 + i * 46
+            d.pips(canvas, (left, y1 - 50, left + 36, y1 - 14), face)
+    lines = _turns(state, seat)
+    d.history_panel(canvas, d.PANEL_BOX, "Moves", lines, last_marked=bool(last))
+    return canvas.finish()
+
+
+def _turns(state: pyspiel.State, seat: int) -> list[str]:
+    """One line per decision, with the die that followed a roll."""
+    lines: list[str] = []
+    for item in state.full_history():
+        if item.player >= 0:
+            lines.append(f"{d.who(item.player, seat)}: {'roll' if item.action == 0 else 'stop'}")
+        elif lines:
+            lines[-1] += f" → {item.action + 1}"
+    return lines
+
+
+def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
+             selection: Sequence[str] = ()) -> str | None:
+    """Pig is played with the roll and stop buttons: no spot on the table is a move."""
+    return None

@@ -1,0 +1,121 @@
+"""Who plays: the opponents the page offers, and the person in the human seat.
+
+:func:`opponents_for` is the single place the list of opponents for a game is built (the
+language-model opponents join it there). :class:`Person` is the browser's anonymous player:
+an id that says nothing about them, an optional display name, and their consent.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from agents.specs import agents_for
+from games import registry
+from games.registry import GameSpec
+from sessions.record import SeatRecord
+
+SEAT_CHOICES = ("first", "second", "random")
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """An opponent the page offers: its agent spec, a short label and one line about it."""
+
+    spec: str
+    label: str
+    note: str = ""
+
+
+_CLASSIC = {
+    "random": ("Random", "plays a uniformly random legal move"),
+    "mcts": ("MCTS", "Monte Carlo tree search, 1000 simulations, at most 2 s a move "
+                     "(GTBench's setting)"),
+    "ismcts": ("IS-MCTS", "information-set MCTS: searches only the deals your view allows, "
+                          "never your real cards"),
+    "tit-for-tat": ("Tit-for-tat", "cooperates first, then repeats your last choice"),
+}
+
+
+def opponents_for(game: GameSpec) -> list[Opponent]:
+    """Every opponent the page offers for ``game``, strongest classic agent first.
+
+    This is the single place the list is built; language-model opponents join it here.
+    """
+    order = ["mcts", "ismcts", "tit-for-tat", "random"]
+    fits = sorted(agents_for(game), key=order.index)
+    return [Opponent(spec, *_CLASSIC[spec]) for spec in fits]
+
+
+def opponent_label(spec: str) -> str:
+    """The page's name for an agent spec (the spec itself when it has no short label)."""
+    name = spec.split(":", 1)[0]
+    return _CLASSIC[name][0] if name in _CLASSIC and spec == name else spec
+
+
+_PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+@dataclass(frozen=True)
+class Person:
+    """The person in the human seat: an anonymous id, an optional name, their consent."""
+
+    player_id: str
+    display_name: str = ""
+    consent: bool = False
+
+    def __post_init__(self) -> None:
+        if not _PLAYER_ID.fullmatch(self.player_id):
+            raise ValueError(
+                f"player id {self.player_id[:80]!r} is not valid: use 8-64 letters, digits, "
+                "'-' or '_' (the page makes one with new_player_id())"
+            )
+        name = " ".join("".join(ch for ch in self.display_name if ch.isprintable()).split())
+        if len(name) > MAX_NAME:
+            raise ValueError(f"display name has {len(name)} characters; at most {MAX_NAME}")
+        object.__setattr__(self, "display_name", name)
+
+    def seat(self) -> SeatRecord:
+        return SeatRecord(kind="human", spec="human", entity="human",
+                          settings={"consent": self.consent}, player_id=self.player_id,
+                          display_name=self.display_name or None)
+
+
+def new_player_id() -> str:
+    """A fresh anonymous player id (random; says nothing about the person)."""
+    return uuid.uuid4().hex
+
+
+# --- the page's menus and the browser's profile ---------------------------------------------
+
+GROUPS = ("Board games", "Cards, dice and bids", "Chance and repeated games")
+
+
+def game_group(game: GameSpec) -> str:
+    """Which menu group a game is listed under."""
+    if game.board == "grid":
+        return GROUPS[0]
+    if game.taxonomy.information == "incomplete":
+        return GROUPS[1]
+    return GROUPS[2]
+
+
+def game_menu() -> list[tuple[str, str]]:
+    """(label, game id) for every registered game, grouped by kind."""
+    games = sorted(registry.all_games(), key=lambda g: GROUPS.index(game_group(g)))
+    return [(f"{game_group(g)} › {g.title}", g.id) for g in games]
+
+
+def profile_person(profile: Mapping[str, Any] | None) -> Person:
+    """The person a browser profile describes ({player_id, consent, name}); a profile
+    without a valid id gets a fresh one, and an unanswered consent counts as no."""
+    profile = dict(profile or {})
+    player_id = str(profile.get("player_id") or "")
+    if not _PLAYER_ID.fullmatch(player_id):
+        player_id = new_player_id()
+    name = str(profile.get("name") or "")[:MAX_NAME]
+    return Person(player_id, name, profile.get("consent") is True)

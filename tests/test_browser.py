@@ -1,0 +1,223 @@
+"""The page in a real browser: Playwright driving Debian's chromium against the real app.
+
+Screenshots of the Play tab go to tests/artifacts/ (gitignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from games.registry import get
+from renderers import renderer
+from sessions.store import Store
+from tests.app_server import running_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+WAIT = 20_000  # ms
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("browser")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium is not installed (scripts/test.sh installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, app):
+    context = browser.new_context(viewport={"width": 1280, "height": 1100})
+    opened = context.new_page()
+    opened.set_default_timeout(WAIT)
+    opened.goto(app.url)
+    yield opened
+    context.close()
+
+
+def _expect():
+    from playwright.sync_api import expect
+
+    return expect
+
+
+def _answer_consent(page, *, name: str = "Playwright") -> None:
+    _expect()(page.locator("#consent")).to_be_visible()
+    page.get_by_label("Display name (optional)").fill(name)
+    page.get_by_role("button", name="Yes, keep my games for research").click()
+    _expect()(page.locator("#consent")).to_be_hidden()
+
+
+def _choose(page, elem_id: str, option: str) -> None:
+    page.locator(f"#{elem_id} input").click()
+    page.get_by_role("option", name=option, exact=True).click()
+    _expect()(page.locator(f"#{elem_id} input")).to_have_value(option)
+
+
+def _start(page, game_label: str, opponent: str = "Random", seat: str = "first") -> None:
+    _choose(page, "game", game_label)
+    _choose(page, "opponent", opponent)
+    page.locator("#seat").get_by_text(seat, exact=True).click()
+    page.locator("#start").click()
+    _expect()(page.locator("#board img")).to_be_visible()
+    _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|thinking"))
+
+
+def _click_board(page, game_id: str, target: str) -> None:
+    """Click the centre of ``target`` on the displayed board, scaled like the browser does."""
+    spec = get(game_id)
+    state = spec.load(spec.params()).new_initial_state()
+    _click_pixel(page, *renderer(game_id).centres(state, 0)[target])
+
+
+def _click_pixel(page, x: float, y: float) -> None:
+    """Click pixel (x, y) of the board image as drawn (the page scales and centres it)."""
+    image = page.locator("#board img")
+    page.wait_for_function("() => document.querySelector('#board img')?.naturalWidth > 0")
+    natural = image.evaluate("img => [img.naturalWidth, img.naturalHeight]")
+    box = image.bounding_box()
+    scale = min(box["width"] / natural[0], box["height"] / natural[1])
+    left = box["x"] + (box["width"] - natural[0] * scale) / 2
+    top = box["y"] + (box["height"] - natural[1] * scale) / 2
+    page.mouse.click(left + x * scale, top + y * scale)
+
+
+def _moves(page) -> list[str]:
+    return [line for line in page.locator("#moves textarea").input_value().splitlines() if line]
+
+
+def _shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_tic_tac_toe_by_clicking_cells_until_the_game_ends(page, app):
+    _answer_consent(page)
+    _start(page, "Board games › Tic-tac-toe")
+    cells = [f"C{c}R{r}" for r in (1, 2, 3) for c in (1, 2, 3)]
+    for _ in range(5):
+        if "Game over" in page.locator("#status").inner_text():
+            break
+        taken = {line.split(": ")[-1] for line in _moves(page)}
+        cell = next(c for c in (["C2R2"] + cells) if c not in taken)
+        count = len(_moves(page))
+        _click_board(page, "tic_tac_toe", cell)
+        _expect()(page.locator("#moves textarea")).to_have_value(
+            re.compile(rf"{count + 1}\. You: {cell}"))
+        _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
+    status = page.locator("#status").inner_text()
+    assert re.search(r"Game over: (You won|You lost|Draw)\. Final returns: you -?\d", status)
+    _expect()(page.locator("#again")).to_be_visible()
+    _shot(page, "play-tic-tac-toe")
+    deadline = time.monotonic() + 10
+    while True:
+        with Store(app.store_path) as store:
+            records = [r for r in store.records() if r.game == "tic_tac_toe"
+                       and r.seats[0].display_name == "Playwright"]
+        if records or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert len(records) == 1
+    record = records[0]
+    assert record.outcome == "normal" and record.research_use is True
+    assert record.seats[0].kind == "human" and record.seats[1].entity == "random"
+    mine = [m for m in record.moves if m.seat == 0]
+    shown = [line.split(". ", 1)[1] for line in _moves(page)]
+    assert [m.label for m in mine] == [line[len("You: "):] for line in shown
+                                       if line.startswith("You: ")]
+    assert all(m.meta["input"] == "click" for m in mine)
+
+
+def test_a_click_outside_the_board_says_so(page):
+    _start(page, "Board games › Connect Four")
+    _click_board(page, "connect_four", "C4")
+    _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"2\. Random: C\d"))
+    _expect()(page.locator("#status")).to_contain_text("Your turn")
+    _click_pixel(page, 9, 400)  # left of the blue frame
+    _expect()(page.locator("#notice")).to_contain_text("not on the board")
+    _shot(page, "play-connect-four")
+
+
+def test_breakthrough_move_with_two_clicks(page):
+    _start(page, "Board games › Breakthrough")
+    _click_board(page, "breakthrough", "a7")
+    _expect()(page.locator("#notice")).to_contain_text("a7 selected")
+    _shot(page, "play-breakthrough-selected")
+    _click_board(page, "breakthrough", "a6")
+    _expect()(page.locator("#notice")).to_contain_text("You played a7->a6.")
+    _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"1\. You: a7->a6\n2\. "))
+    _shot(page, "play-breakthrough")
+
+
+def test_kuhn_poker_is_played_with_buttons(page):
+    _start(page, "Cards, dice and bids › Kuhn poker", opponent="IS-MCTS")
+    _expect()(page.get_by_role("button", name="bet", exact=True)).to_be_visible()
+    _expect()(page.get_by_role("button", name="pass", exact=True)).to_be_visible()
+    _shot(page, "play-kuhn-poker")
+    page.get_by_role("button", name="bet", exact=True).click()
+    _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"1\. You: bet"))
+    _expect()(page.locator("#status")).to_contain_text("Game over")
+    _expect()(page.get_by_role("button", name="bet", exact=True)).to_be_hidden()
+    _shot(page, "play-kuhn-poker-end")
+    page.locator("#swap").click()  # a new game from the other seat: the agent acts first
+    _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"^1\. IS-MCTS: "))
+    _expect()(page.locator("#seat input[value=second]")).to_be_checked()
+    _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
+
+
+def test_the_consent_answer_survives_a_reload_and_history_replays(page, app):
+    _answer_consent(page, name="Reloader")
+    _start(page, "Chance and repeated games › Pig")
+    page.get_by_role("button", name="stop", exact=True).click()
+    _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"1\. You: stop"))
+    page.get_by_role("button", name="Resign").click()
+    _expect()(page.locator("#status")).to_contain_text("You resigned")
+    page.reload()
+    page.get_by_text("Your data").click()
+    _expect()(page.locator("#profile")).to_contain_text("display name: Reloader")
+    _expect()(page.locator("#profile")).to_contain_text("research use: yes")
+    _expect()(page.locator("#consent")).to_be_hidden()
+    page.get_by_role("tab", name="History").click()
+    table = page.locator("#history-table")
+    _expect()(table).to_contain_text("Pig")
+    table.get_by_text("Pig").filter(visible=True).first.click()
+    _expect()(page.locator("#replay-caption")).to_contain_text("Step")
+    _expect()(page.locator("#replay-board img")).to_be_visible()
+
+
+def test_closing_the_tab_records_the_game_as_abandoned(browser, app):
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.set_default_timeout(WAIT)
+    tab.goto(app.url)
+    _start(tab, "Board games › Connect Four")
+    _click_board(tab, "connect_four", "C1")
+    _expect()(tab.locator("#moves textarea")).to_have_value(re.compile(r"1\. You: C1"))
+    context.close()
+    deadline = time.monotonic() + 20
+    found = []
+    while not found and time.monotonic() < deadline:
+        time.sleep(0.5)
+        with Store(app.store_path) as store:
+            found = [r for r in store.records() if r.outcome == "abandoned"
+                     and r.game == "connect_four"]
+    assert found, "the closed tab's game was not stored"
+    assert found[0].end_reason == "tab closed" and found[0].scores is None
