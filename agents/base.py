@@ -52,8 +52,10 @@ class Decision:
     """An agent's answer: the proposal, plus what it cost.
 
     ``proposal`` is None when the agent produced nothing usable; ``failure`` then says why
-    (for example ``api_error`` or ``timeout``). ``raw`` is the agent's own words (an LLM's
-    answer text) and is recorded as given.
+    (for example ``api_error``, ``timeout`` or ``truncated``) and ``meta["failure_detail"]``
+    may say it in a sentence (sent back to the agent when it is asked again). ``raw`` is the
+    agent's own words (an LLM's answer text) and is recorded as given; ``meta`` is recorded
+    with the move or the rejected attempt (an LLM's tokens, latency, cost and calls).
     """
 
     proposal: Proposal | None

@@ -12,7 +12,9 @@ last round it saw); ``mcts`` and
 ``ismcts`` with optional SIMULATIONS (default 1000, GTBench's setting) and SECONDS, a cap on
 one reply's wall-clock time written like ``2s`` (default 2s; ``0s`` = no cap). LLM specs are
 recognised by the ``/``; everything after the first ``/`` up to the first ``+`` is the model
-name (so it may contain ``:``), and each ``+MODE`` names a reasoning or answer mode.
+name (so it may contain ``:``), and each ``+MODE`` names a reasoning or answer mode. The LLM
+package (``agents.llm``, loaded on first use) checks the modes and puts them in canonical
+order with their defaults filled in, so the entity names what is actually played.
 
 Each spec has a canonical *entity* (``mcts`` → ``mcts:1000:2s``): the identity under which
 ratings count it, so that differently configured agents are never pooled.
@@ -22,7 +24,8 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -82,8 +85,9 @@ def parse_spec(text: str) -> AgentSpec:
         model, *modes = rest.split("+")
         if not provider or not model:
             raise SpecError(f"agent spec {text!r} needs PROVIDER/MODEL; " + _GRAMMAR_HELP)
-        return AgentSpec("llm", spec, provider=provider.lower(), model=model,
-                         modes=tuple(m.lower() for m in modes if m))
+        parsed = AgentSpec("llm", spec, provider=provider.lower(), model=model,
+                           modes=tuple(m.lower() for m in modes if m))
+        return _canonical_modes(parsed)
     name, *args = spec.lower().split(":")
     if name not in CLASSIC:
         raise SpecError(f"unknown agent {name!r}; " + _GRAMMAR_HELP)
@@ -104,18 +108,39 @@ def parse_spec(text: str) -> AgentSpec:
     return AgentSpec(name, spec, simulations=simulations, seconds=seconds)
 
 
-AgentFactory = Callable[[AgentSpec, GameSpec, dict[str, object], int], Agent]
+AgentFactory = Callable[..., Agent]
+"""factory(spec, game, params, seed, *, api_key=None, on_event=None, **options) -> Agent: builds
+an LLM agent; the keyword options are make_agent's."""
+
+
+ModesFn = Callable[[str, tuple[str, ...]], tuple[str, ...]]
+"""(model, modes as written) -> canonical modes; raises SpecError for modes it does not know."""
+
 _PROVIDERS: dict[str, AgentFactory] = {}
+_MODES: dict[str, ModesFn] = {}
 
 
-def register_provider(name: str, factory: AgentFactory) -> None:
-    """Make ``NAME/MODEL`` specs buildable (the LLM package registers its providers)."""
+def register_provider(name: str, factory: AgentFactory, *, modes: ModesFn | None = None) -> None:
+    """Make ``NAME/MODEL`` specs buildable (the LLM package registers its providers).
+
+    ``modes`` puts a spec's modes in canonical form (defaults filled in, fixed order), so that
+    ``openai/m+json+cot`` and ``openai/m+cot+json`` are one rated entity.
+    """
     _PROVIDERS[name] = factory
+    if modes is not None:
+        _MODES[name] = modes
 
 
 def make_agent(spec: AgentSpec | str, game: GameSpec, params: dict[str, object], *,
-               seed: int) -> Agent:
-    """Build the agent ``spec`` names for ``game``, seeded with ``seed``."""
+               seed: int, api_key: str | None = None,
+               on_event: Callable[[Any], None] | None = None, **options: Any) -> Agent:
+    """Build the agent ``spec`` names for ``game``, seeded with ``seed``.
+
+    The keyword options reach LLM providers only (classic agents ignore them): ``api_key`` a
+    key typed by the person (kept in memory only, never recorded), ``on_event`` a callback
+    that receives the model's streamed tokens and progress (see ``agents.llm.events``), and
+    provider options such as ``client=`` (an injected SDK client).
+    """
     spec = parse_spec(spec) if isinstance(spec, str) else spec
     check_fits(spec, game)
     if spec.kind == "random":
@@ -136,7 +161,7 @@ def make_agent(spec: AgentSpec | str, game: GameSpec, params: dict[str, object],
         if factory is None:
             known = ", ".join(sorted(_PROVIDERS)) or "none installed"
             raise SpecError(f"unknown LLM provider {spec.provider!r} (known: {known})")
-        return factory(spec, game, params, seed)
+        return factory(spec, game, params, seed, api_key=api_key, on_event=on_event, **options)
     raise SpecError(f"{spec.text!r} cannot be built as an agent here (the browser seats humans)")
 
 
@@ -189,6 +214,14 @@ def seat_seed(match_seed: int, seat: int, spec: str) -> int:
 
 def _seconds_text(seconds: float) -> str:
     return f"{seconds:g}s"
+
+
+def _canonical_modes(spec: AgentSpec) -> AgentSpec:
+    _load_providers()
+    canonical = _MODES.get(spec.provider or "")
+    if canonical is None:
+        return spec
+    return replace(spec, modes=canonical(spec.model or "", spec.modes))
 
 
 def _load_providers() -> None:

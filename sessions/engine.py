@@ -33,10 +33,13 @@ def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = 
     feedback: str | None = None
     for _ in range(policy.max_retries + 1):
         decision = agent.act(match.view(seat), feedback=feedback)
+        if match.over:
+            return  # ended while the agent thought (abandoned from the page, a forfeit)
         if decision.proposal is None:
             reason = decision.failure or "empty"
-            feedback = f"no answer was received ({reason}); answer with one legal move"
-            match.reject(seat, decision.raw, reason, feedback)
+            detail = decision.meta.get("failure_detail") or f"no answer was received ({reason})"
+            feedback = f"{detail}; answer with one legal move"
+            match.reject(seat, decision.raw, reason, feedback, meta=_meta(decision))
             continue
         try:
             match.submit(seat, decision.proposal, raw=decision.raw or None,

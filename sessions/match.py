@@ -125,7 +125,8 @@ class Match:
             try:
                 move = resolve(self.spec, self._state, seat, proposal)
             except MoveError as err:
-                self._attempts[seat].append(Attempt(said, err.reason, str(err), time.time()))
+                self._attempts[seat].append(
+                    Attempt(said, err.reason, str(err), time.time(), meta=dict(meta or {})))
                 raise
             entry = MoveRecord(
                 seat=seat, action=move.action, label=move.label, node=self._node,
@@ -144,10 +145,12 @@ class Match:
             self._advance()
             return move
 
-    def reject(self, seat: int, raw: str, reason: str, message: str) -> None:
+    def reject(self, seat: int, raw: str, reason: str, message: str, *,
+               meta: dict[str, Any] | None = None) -> None:
         """Record a failed attempt that never reached the adapter (an API error, a timeout)."""
         with self._lock:
-            self._attempts[seat].append(Attempt(raw, reason, message, time.time()))
+            self._attempts[seat].append(
+                Attempt(raw, reason, message, time.time(), meta=dict(meta or {})))
 
     def attempts(self, seat: int) -> list[Attempt]:
         """The failed attempts of ``seat`` at the current decision."""
@@ -224,6 +227,11 @@ class Match:
 
     def _finish(self, outcome: str, *, scores: list[float] | None, ended_by: int | None,
                 reason: str) -> None:
+        for seat in sorted(self._attempts):
+            for attempt in self._attempts[seat]:
+                attempt.seat = seat
+                self.record.unplayed.append(attempt)
+        self._attempts.clear()
         self.record.outcome = outcome  # type: ignore[assignment]
         self.record.scores = scores
         self.record.ended_by = ended_by

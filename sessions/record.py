@@ -32,6 +32,10 @@ class Attempt:
     reason: str
     message: str
     at: float
+    seat: int | None = None
+    """Set for attempts in ``MatchRecord.unplayed`` (on a move, the move's seat is the seat)."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """What the attempt cost and how it was produced (an LLM's tokens, latency, calls)."""
 
 
 @dataclass
@@ -77,6 +81,9 @@ class MatchRecord:
     outcome: Outcome | None = None
     ended_by: int | None = None
     end_reason: str = ""
+    unplayed: list[Attempt] = field(default_factory=list)
+    """Rejected attempts at a decision the session ended before (a forfeit after repeated
+    invalid answers, an abandonment while a seat was thinking), each with its seat."""
     research_use: bool = True
     metrics: dict[str, Any] = field(default_factory=dict)
     """Benchmark scores computed when the session ended, by name (``gama``: GAMA-Bench's
@@ -108,6 +115,7 @@ class MatchRecord:
             MoveRecord(**{**move, "rejected": [Attempt(**a) for a in move["rejected"]]})
             for move in data["moves"]
         ]
+        data["unplayed"] = [Attempt(**a) for a in data.get("unplayed", [])]
         return cls(**data)
 
     @classmethod

@@ -22,7 +22,7 @@ from sessions.tournament import play_one, run_tournament
     ("MCTS:1000:0s", "mcts:1000:0s"),
     ("ismcts:500:1.5s", "ismcts:500:1.5s"),
     ("tit-for-tat", "tit-for-tat"),
-    ("openai/gpt-4o-mini+cot", "openai/gpt-4o-mini+cot"),
+    ("openai/gpt-4o-mini+cot", "openai/gpt-4o-mini+cot+vision"),  # a vision model (agents/llm)
     ("compat/qwen2.5:7b+sc-cot", "compat/qwen2.5:7b+sc-cot"),
 ])
 def test_spec_grammar_and_entities(text, entity):
