@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
@@ -136,7 +138,39 @@ class TooLongMove(UnparseableMove):
 
 
 def legal_moves(spec: GameSpec, state: pyspiel.State, player: int) -> list[LegalMove]:
-    """The legal moves of ``player`` with their labels, in action-id order."""
+    """The legal moves of ``player`` with their labels, in action-id order.
+
+    The list is remembered for the last few state objects (checked by identity and full
+    history, so a state that has moved on is listed afresh): resolving proposals one after
+    another on the same state, as the match engine and the UI do, lists its moves once.
+    Hive has about 120 legal actions per state, each labelled through its position.
+    """
+    history = state.history()
+    with _LISTED_LOCK:
+        for listed in _LISTED:
+            if (listed.state is state and listed.player == player
+                    and listed.game == spec.id and listed.history == history):
+                return list(listed.moves)
+    moves = _list_moves(spec, state, player)
+    with _LISTED_LOCK:
+        _LISTED.append(_Listed(state, spec.id, player, history, tuple(moves)))
+    return moves
+
+
+@dataclass(frozen=True)
+class _Listed:
+    state: pyspiel.State
+    game: str
+    player: int
+    history: list[int]
+    moves: tuple[LegalMove, ...]
+
+
+_LISTED: deque[_Listed] = deque(maxlen=8)
+_LISTED_LOCK = threading.Lock()
+
+
+def _list_moves(spec: GameSpec, state: pyspiel.State, player: int) -> list[LegalMove]:
     grammar = spec.grammar
     moves = []
     for action in state.legal_actions(player):

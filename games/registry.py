@@ -134,6 +134,7 @@ def all_games() -> list[GameSpec]:
 
 def _ensure_loaded() -> None:
     # Importing the catalogue modules registers their games (one line each, at the end).
+    import games.gamebench  # noqa: F401
     import games.gtbench  # noqa: F401
 
 
@@ -172,7 +173,7 @@ def _register_python_games() -> None:
 
 @functools.cache
 def _rules(game_id: str) -> tuple[str, str]:
-    text = resources.files("games").joinpath("rules", f"{game_id}.md").read_text("utf-8")
+    text = resources.files("games").joinpath("rules").joinpath(f"{game_id}.md").read_text("utf-8")
     person, _, llm = text.partition("\n## For language models\n")
     person = person.split("\n## For people\n", 1)[-1].strip()
     return person, llm.strip()
