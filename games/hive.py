@@ -151,6 +151,14 @@ class Position:
             position._play(parse_move(text))
         return position
 
+    @classmethod
+    def from_stacks(cls, stacks: dict[Hex, tuple[str, ...]]) -> Position:
+        """A position laid out directly (for pictures and benchmarks of any size)."""
+        position = cls()
+        position._stacks = {where: tuple(stack) for where, stack in stacks.items() if stack}
+        position._where = {t: where for where, stack in position._stacks.items() for t in stack}
+        return position
+
     def after(self, move: str) -> Position:
         """A new position: this one with ``move`` played."""
         child = Position()

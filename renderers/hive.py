@@ -16,13 +16,13 @@ from PIL import Image, ImageDraw
 
 from games import hive
 from games.hive import Hex, Position
-from renderers.common import seat_line, turn_line
+from renderers.hive_text import text
 from renderers.typeface import centred
 
-NAMES = ["White (player 0, moves first)", "Black (player 1)"]
 SHORT = ["White", "Black"]
 
 HEADER = 46
+LEGEND = 22
 PANEL = 168
 BOARD = (624, 594)
 """The board area's smallest size in pixels; the image is 960 x 640 until the hive
@@ -83,13 +83,14 @@ def layout(position: Position, tiles: list[str], *, only_pass: bool) -> Layout:
     xs = [ROOT3 * (q + r / 2) for q, r in shown]
     ys = [1.5 * r for _, r in shown]
     span_x, span_y = max(xs) - min(xs) + ROOT3 + 0.4, max(ys) - min(ys) + 2.4
-    size = min(LARGEST, (BOARD[0] - 16) / span_x, (BOARD[1] - 16) / span_y)
+    room_h = BOARD[1] - LEGEND
+    size = min(LARGEST, (BOARD[0] - 16) / span_x, (room_h - 16) / span_y)
     size = max(size, SMALLEST)
     board_w = max(BOARD[0], math.ceil(span_x * size + 16))
-    board_h = max(BOARD[1], math.ceil(span_y * size + 16))
-    width, height = board_w + 2 * PANEL, board_h + HEADER
+    room_h = max(room_h, math.ceil(span_y * size + 16))
+    width, height = board_w + 2 * PANEL, HEADER + room_h + LEGEND
     middle_x = PANEL + board_w / 2 - size * (max(xs) + min(xs)) / 2
-    middle_y = HEADER + board_h / 2 - size * (max(ys) + min(ys)) / 2
+    middle_y = HEADER + room_h / 2 - size * (max(ys) + min(ys)) / 2
     slots = {}
     for colour, left in (("w", 0), ("b", width - PANEL)):
         rows = list(dict.fromkeys(hive.bug(t) for t in tiles if t[0] == colour))
@@ -120,12 +121,18 @@ class Board:
 
 
 def board(state: pyspiel.State) -> Board:
-    position = hive.position(state)
     found = hive.choices(state)
+    only_pass = not state.is_terminal() and found.only_pass
     tiles = hive.tile_set(dict(state.get_game().get_parameters()))
+    return board_for(found.position, tiles, found, only_pass=only_pass)
+
+
+def board_for(position: Position, tiles: list[str], found: hive.Choices | None = None, *,
+              only_pass: bool = False) -> Board:
+    """The board of any position; ``found`` are its legal actions (none by default)."""
     placed = set(position.tiles())
     reserves = {c: [t for t in tiles if t[0] == c and t not in placed] for c in hive.COLOURS}
-    only_pass = not state.is_terminal() and found.only_pass
+    found = found if found is not None else hive.Choices(position, {})
     return Board(position, found, tiles, reserves, layout(position, tiles, only_pass=only_pass))
 
 
@@ -177,11 +184,21 @@ def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
     """The board as ``seat`` sees it (the whole game is public): the hive in the middle,
     White's reserve on the left, Black's on the right. ``last=None`` marks the last move
     of the state; ``coordinates`` prints each hex's (q,r) when the hexes are big enough."""
-    view = board(state)
+    heading = (_status(state, seat),
+               "" if state.is_terminal() else f"move {len(state.history()) + 1}")
+    return draw_board(board(state), seat, heading, selection=selection, targets=targets,
+                      last=last, coordinates=coordinates)
+
+
+def draw_board(view: Board, seat: int, heading: tuple[str, str], *,
+               selection: tuple[str, ...] = (), targets: tuple[str, ...] | list[str] = (),
+               last: tuple[str, ...] | None = None, coordinates: bool = True) -> Image.Image:
+    """Draw ``view`` (any position, not only one a game reached) with ``heading`` (the
+    status on the left, a note on the right) above it."""
     lay = view.layout
     picture = Image.new("RGB", (lay.width, lay.height), BACKGROUND)
     draw = ImageDraw.Draw(picture)
-    _header(draw, state, seat, lay)
+    _header(draw, heading, lay)
     _reserves(draw, view, seat, set(selection[:1]), set(targets))
     hexes = {h for h in map(hive.parse_hex, targets) if h is not None}
     moved = _last_move(view.position, last)
@@ -216,12 +233,10 @@ def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
     return picture
 
 
-def _header(draw: ImageDraw.ImageDraw, state: pyspiel.State, seat: int, lay: Layout) -> None:
+def _header(draw: ImageDraw.ImageDraw, heading: tuple[str, str], lay: Layout) -> None:
     draw.rectangle((0, 0, lay.width, HEADER), fill=PANEL_FILL)
-    centred(draw, (14, HEADER / 2), _status(state, seat), size=19, fill=INK, bold=True,
-            anchor="lm")
-    turn = f"move {len(state.history()) + 1}" if not state.is_terminal() else ""
-    centred(draw, (lay.width - 14, HEADER / 2), turn, size=16, fill=INK, anchor="rm")
+    centred(draw, (14, HEADER / 2), heading[0], size=19, fill=INK, bold=True, anchor="lm")
+    centred(draw, (lay.width - 14, HEADER / 2), heading[1], size=16, fill=INK, anchor="rm")
     if lay.pass_box:
         draw.rounded_rectangle(lay.pass_box, radius=8, fill=SELECTED, outline=INK, width=2)
         x0, y0, x1, y1 = lay.pass_box
@@ -259,14 +274,11 @@ def _reserves(draw: ImageDraw.ImageDraw, view: Board, seat: int, selected: set[s
                 _hexagon(draw, (x, y), SLOT + 1, None,
                          SELECTED if tile in selected else TARGET, 4)
         count = len(left_in_reserve)
-        centred(draw, (left + PANEL / 2, lay.height - 18), f"{count} in reserve", size=14,
-                fill=INK)
-    letters = list(dict.fromkeys(hive.bug(t) for t in view.tiles))
-    top = HEADER + 58 + len(letters) * SLOT_ROW
-    for row, letter in enumerate(letters):
-        for left in (0, lay.width - PANEL):
-            centred(draw, (left + 20, top + row * 19), f"{letter}  {hive.BUG_NAMES[letter]}",
-                    size=13, fill=INK, anchor="lm")
+        centred(draw, (left + PANEL / 2, lay.height - LEGEND - 14), f"{count} in reserve",
+                size=14, fill=INK)
+    letters = dict.fromkeys(hive.bug(t) for t in view.tiles)
+    legend = "   ".join(f"{letter} {hive.BUG_NAMES[letter]}" for letter in letters)
+    centred(draw, (lay.width / 2, lay.height - LEGEND / 2), legend, size=13, fill=INK)
 
 
 def _stack(draw: ImageDraw.ImageDraw, lay: Layout, where: Hex, stack: tuple[str, ...],
@@ -339,78 +351,4 @@ def _last_move(position: Position, last: tuple[str, ...] | None) -> hive.LastMov
     return hive.LastMove(last[0], origin, target)
 
 
-# --- the text view --------------------------------------------------------------------------
-
-def text(state: pyspiel.State, seat: int) -> str:
-    """Tiles with coordinates and stacks, a map, reserves, whose turn, the legal moves."""
-    view = board(state)
-    position = view.position
-    lines = [seat_line(seat, NAMES), turn_line(state, seat, NAMES)]
-    lines.append(f"Move {len(state.history()) + 1}. Coordinates are axial (q,r); the "
-                 "neighbours of (q,r) are E (q+1,r), W (q-1,r), NE (q+1,r-1), NW (q,r-1), "
-                 "SE (q,r+1), SW (q-1,r+1).")
-    if position.stacks:
-        lines.append("Tiles on the board (a stack is listed bottom to top; only its top "
-                     "tile may move):")
-        for where, stack in sorted(position.stacks.items(), key=lambda i: (i[0][1], i[0][0])):
-            shown = stack[0] if len(stack) == 1 else (
-                f"{stack[-1]} on top of a stack of {len(stack)}: {', '.join(stack)}")
-            lines.append(f"  {hive.hex_name(where)} {shown}")
-        lines += ["Map (one line per r, each line shifted half a hex right of the one above; "
-                  "x^n = top tile x of a stack of n):", *_map(position)]
-    else:
-        lines.append("The board is empty: the first tile goes to (0,0).")
-    if position.last is not None:
-        moved = position.last
-        origin = "from the reserve" if moved.origin is None else (
-            f"from {hive.hex_name(moved.origin)}")
-        lines.append(f"Last move: {moved.tile} {origin} to {hive.hex_name(moved.target)}.")
-    for player, colour in enumerate(hive.COLOURS):
-        left = view.reserves[colour]
-        lines.append(f"{SHORT[player]}'s reserve ({len(left)}): {' '.join(left) or 'empty'}")
-    lines.append(_queens(position))
-    if not state.is_terminal() and state.current_player() == seat:
-        lines += _legal_lines(view.choices)
-    return "\n".join(lines)
-
-
-def _map(position: Position) -> list[str]:
-    stacks = position.stacks
-    lowest = min(2 * q + r for q, r in stacks)
-    rows = []
-    for r in range(min(r for _, r in stacks), max(r for _, r in stacks) + 1):
-        line = ""
-        for q in sorted(q for q, rr in stacks if rr == r):
-            stack = stacks[(q, r)]
-            cell = stack[-1] if len(stack) == 1 else f"{stack[-1]}^{len(stack)}"
-            line = line.ljust((2 * q + r - lowest) * 3) + cell
-        rows.append(f"  r={r:<3} {line}".rstrip())
-    return rows
-
-
-def _queens(position: Position) -> str:
-    parts = []
-    for player, colour in enumerate(hive.COLOURS):
-        where = position.where(f"{colour}Q")
-        if where is None:
-            parts.append(f"{SHORT[player]}'s queen is not placed yet")
-        else:
-            parts.append(f"{SHORT[player]}'s queen at {hive.hex_name(where)} has "
-                         f"{position.queen_neighbours(colour)} of 6 neighbours occupied")
-    return "Queens: " + "; ".join(parts) + "."
-
-
-def _legal_lines(found: hive.Choices) -> list[str]:
-    if found.only_pass:
-        return ["Legal moves: pass (you have no other move)."]
-    distinct = found.distinct()
-    lines = [f"Legal moves ({len(distinct)}; each destination is written with one "
-             "neighbouring tile, any other neighbour of that hex works too):"]
-    where = found.position
-    for choice in distinct:
-        assert choice.tile is not None and choice.target is not None
-        origin = where.where(choice.tile)
-        verb = (f"place {choice.tile} at" if origin is None
-                else f"move {choice.tile} {hive.hex_name(origin)} ->")
-        lines.append(f"  {verb} {hive.hex_name(choice.target)}: {choice.label}")
-    return lines
+__all__ = ["board", "board_for", "draw_board", "hit_test", "image", "target_centres", "text"]

@@ -74,10 +74,10 @@ def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
         centred(draw, (LEFT / 2, TOP + i * CELL + CELL / 2), str(SIZE - i), size=18,
                 fill=INK, bold=True)
     _last(draw, state, last)
-    for name in targets:
-        _target(draw, state, santorini.square_of(name), len(selection), selection)
     for name in selection:
         _frame(draw, santorini.square_of(name), SELECTED, 6)
+    for name in targets:  # over the selection: a worker may build where it came from
+        _target(draw, state, santorini.square_of(name), len(selection), selection)
     return picture
 
 
