@@ -21,6 +21,7 @@ OpenSpiel lists the same move once per neighbouring tile, as distinct actions.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -251,22 +252,24 @@ def position(state: pyspiel.State) -> Position:
     return _position(state, tuple(state.history()))
 
 
-class _Bounded(dict):  # type: ignore[type-arg]
-    """A dict that forgets its oldest entries beyond ``size`` (a cache shared by threads;
-    entries are immutable, so a race costs at most a recomputation)."""
+class Bounded(dict):  # type: ignore[type-arg]
+    """A dict that forgets its oldest entries beyond ``size``: a cache shared by threads
+    (entries are immutable, so a race costs at most a recomputation)."""
 
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
+        self._lock = threading.Lock()
 
     def put(self, key: object, value: object) -> None:
-        while len(self) >= self.size:
-            self.pop(next(iter(self)), None)
-        self[key] = value
+        with self._lock:
+            while len(self) >= self.size:
+                self.pop(next(iter(self)), None)
+            self[key] = value
 
 
-_POSITIONS = _Bounded(1024)
-_CHOICES = _Bounded(256)
+_POSITIONS = Bounded(1024)
+_CHOICES = Bounded(256)
 
 
 def _position(state: pyspiel.State, history: tuple[int, ...]) -> Position:

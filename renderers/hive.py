@@ -24,10 +24,12 @@ SHORT = ["White", "Black"]
 HEADER = 46
 LEGEND = 22
 PANEL = 168
-BOARD = (624, 594)
-"""The board area's smallest size in pixels; the image is 960 x 640 until the hive
+BOARD = (624, 654)
+"""The board area's smallest size in pixels; the image is 960 x 700 until the hive
 outgrows it at the smallest hex size."""
 LARGEST, SMALLEST = 46.0, 21.0
+COORDINATES_FROM = 28.0
+"""Hexes smaller than this (pixels, centre to corner) leave out their (q,r)."""
 SLOT, SLOT_ROW, SLOT_STEP = 24.0, 54, 45
 ROOT3 = math.sqrt(3.0)
 
@@ -121,10 +123,20 @@ class Board:
 
 
 def board(state: pyspiel.State) -> Board:
-    found = hive.choices(state)
-    only_pass = not state.is_terminal() and found.only_pass
-    tiles = hive.tile_set(dict(state.get_game().get_parameters()))
-    return board_for(found.position, tiles, found, only_pass=only_pass)
+    """What ``state`` shows, and where (remembered for recent states: a click and the
+    image after it lay out the same board)."""
+    key = (str(state.get_game()), tuple(state.history()))
+    shown = _BOARDS.get(key)
+    if shown is None:
+        found = hive.choices(state)
+        only_pass = not state.is_terminal() and found.only_pass
+        tiles = hive.tile_set(dict(state.get_game().get_parameters()))
+        shown = board_for(found.position, tiles, found, only_pass=only_pass)
+        _BOARDS.put(key, shown)
+    return shown
+
+
+_BOARDS = hive.Bounded(64)
 
 
 def board_for(position: Position, tiles: list[str], found: hive.Choices | None = None, *,
@@ -204,22 +216,24 @@ def draw_board(view: Board, seat: int, heading: tuple[str, str], *,
     moved = _last_move(view.position, last)
     for where in hexes - set(view.position.stacks):
         _hexagon(draw, lay.centre(where), lay.size, TARGET_FILL, TARGET, 3)
-    if moved and moved.origin is not None and moved.origin not in view.position.stacks \
-            and moved.origin not in hexes:
-        _hexagon(draw, lay.centre(moved.origin), lay.size * 0.92, BACKGROUND, LAST, 2)
     # single tiles first, then stacks, so the tiles under a stack show around its edge
     ordered = sorted(view.position.stacks.items(),
                      key=lambda item: (len(item[1]) > 1, item[0][1], item[0][0]))
     for where, stack in ordered:
         _stack(draw, lay, where, stack, coordinates)
     for where in hexes - set(view.position.stacks):
-        if coordinates and lay.size >= 30:
+        if coordinates and lay.size >= COORDINATES_FROM:
             centred(draw, lay.centre(where), hive.hex_name(where), size=int(lay.size * 0.3),
                     fill=TARGET)
+    if moved and moved.origin is not None and moved.origin not in hexes:
+        # where the last tile came from: a ring, with a dot when the hex is empty now
+        x, y = lay.centre(moved.origin)
+        _hexagon(draw, (x, y), lay.size - 2, None, LAST, 3)
+        if moved.origin not in view.position.stacks:
+            radius = lay.size * 0.16
+            draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=LAST)
     if moved:
-        if moved.origin is not None:
-            _arrow(draw, lay.centre(moved.origin), lay.centre(moved.target), lay.size)
-        _hexagon(draw, lay.centre(moved.target), lay.size - 2, None, LAST, 4)
+        _hexagon(draw, lay.centre(moved.target), lay.size - 2, None, LAST, 5)
     for where in hexes & set(view.position.stacks):
         _hexagon(draw, lay.centre(where), lay.size - 3, None, TARGET, 6)
     for tile in set(selection[:1]) | set(targets):
@@ -290,7 +304,7 @@ def _stack(draw: ImageDraw.ImageDraw, lay: Layout, where: Hex, stack: tuple[str,
         _hexagon(draw, (x + offset, y + offset), lay.size - 2, TILE_FILL[tile[0]],
                  TILE_EDGE[tile[0]], 2)
     _tile(draw, (x, y), lay.size - 2, stack[-1])
-    if coordinates and lay.size >= 30:
+    if coordinates and lay.size >= COORDINATES_FROM:
         ink = BUG_INK[hive.bug(stack[-1])][0 if stack[-1][0] == "w" else 1]
         centred(draw, (x, y + lay.size * 0.6), hive.hex_name(where),
                 size=int(lay.size * 0.26), fill=ink)
@@ -321,21 +335,6 @@ def _tile(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, tile:
 def _hexagon(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float,
              fill: str | None, outline: str, width: int) -> None:
     draw.polygon(_hex_corners(xy[0], xy[1], size), fill=fill, outline=outline, width=width)
-
-
-def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float],
-           size: float) -> None:
-    (x0, y0), (x1, y1) = start, end
-    length = math.hypot(x1 - x0, y1 - y0)
-    if length < 1:
-        return
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    tip = (x1 - ux * size * 0.55, y1 - uy * size * 0.55)
-    draw.line((x0, y0, *tip), fill=LAST, width=max(3, int(size * 0.1)))
-    wing = size * 0.3
-    draw.polygon([tip, (tip[0] - ux * wing - uy * wing * 0.6, tip[1] - uy * wing + ux * wing * 0.6),
-                  (tip[0] - ux * wing + uy * wing * 0.6, tip[1] - uy * wing - ux * wing * 0.6)],
-                 fill=LAST)
 
 
 def _last_move(position: Position, last: tuple[str, ...] | None) -> hive.LastMove | None:

@@ -8,6 +8,8 @@ heights read at a glance; a dome is a dark disc.
 
 from __future__ import annotations
 
+import math
+
 import pyspiel
 from PIL import Image, ImageDraw
 
@@ -164,7 +166,12 @@ def _last(draw: ImageDraw.ImageDraw, state: SantoriniState,
         _frame(draw, squares[0], LAST, 4)
         return
     (ox, oy), (tx, ty) = square_centre(squares[0]), square_centre(squares[1])
-    draw.line((ox, oy, ox + (tx - ox) * 0.6, oy + (ty - oy) * 0.6), fill=LAST, width=5)
+    ux, uy = (tx - ox) / math.hypot(tx - ox, ty - oy), (ty - oy) / math.hypot(tx - ox, ty - oy)
+    tip = (tx - ux * 30, ty - uy * 30)  # stop short of the worker drawn on the target
+    draw.line((ox + ux * 26, oy + uy * 26, *tip), fill=LAST, width=5)
+    draw.polygon([(tip[0] + ux * 4, tip[1] + uy * 4),
+                  (tip[0] - ux * 12 - uy * 9, tip[1] - uy * 12 + ux * 9),
+                  (tip[0] - ux * 12 + uy * 9, tip[1] - uy * 12 - ux * 9)], fill=LAST)
     _frame(draw, squares[0], LAST, 2)
     _frame(draw, squares[1], LAST, 4)
     if len(squares) > 2:

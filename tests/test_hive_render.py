@@ -23,29 +23,38 @@ def _centre_of(state):
     return lambda target: lay.centre(hive.parse_hex(target))
 
 
-@pytest.mark.parametrize("seed", [0, 2, 4])
-def test_clicking_tile_centres_reaches_exactly_the_legal_moves(seed):
+EXPANSIONS = replace(SPEC, default_params={"uses_mosquito": True, "uses_ladybug": True,
+                                           "uses_pillbug": True})
+
+
+@pytest.mark.parametrize(("spec", "seed"), [(SPEC, 0), (SPEC, 2), (SPEC, 4), (EXPANSIONS, 1)],
+                         ids=["base-0", "base-2", "base-4", "expansions-1"])
+def test_clicking_tile_centres_reaches_exactly_the_legal_moves(spec, seed):
     """Whole random games: at every state, clicking every target in the image and then every
-    highlighted destination plays each distinct legal move, and nothing else."""
-    states = random_states(SPEC, seed, limit=600)
+    highlighted destination plays each distinct legal move, and nothing else. (With the
+    pillbug a player may move an opponent's tile.)"""
+    states = random_states(spec, seed, limit=600)
     assert states[-1].is_terminal()
+    theirs = 0  # moves of an opponent's tile, offered by the pillbug
     for state in states[:-1]:
         seat = state.current_player()
         found = hive.choices(state)
         first = view.target_centres(state, seat).items()
-        clicked = moves_by_clicking(SPEC, view, state, seat, first, _centre_of(state))
+        clicked = moves_by_clicking(spec, view, state, seat, first, _centre_of(state))
         assert set(clicked) == {c.action for c in found.distinct()}
+        theirs += sum(1 for path in clicked.values() if path[0][0] == "wb"[1 - seat])
         for action, path in clicked.items():
             choice = found.by_action[action]
             assert path == (hive.PASS,) if choice.tile is None else \
                 path == (choice.tile, hive.hex_name(choice.target))
         # every other action is the same move written against another neighbour
-        legal = {m.action: m for m in legal_moves(SPEC, state, seat)}
+        legal = {m.action: m for m in legal_moves(spec, state, seat)}
         assert set(legal) == set(found.by_action)
         for action in set(legal) - set(clicked):
             twin = found.by_action[action]
             assert (twin.tile, twin.target) in {(found.by_action[a].tile,
                                                  found.by_action[a].target) for a in clicked}
+    assert theirs > 0 if spec is EXPANSIONS else theirs == 0
 
 
 def test_pass_is_a_button_when_it_is_the_only_move():
@@ -61,6 +70,8 @@ def test_pass_is_a_button_when_it_is_the_only_move():
                 move = resolve(SPEC, state, seat, Click(path=(hive.PASS,)))
                 assert move.label == "pass"
                 assert "Legal moves: pass" in view.text(state, seat)
+                ARTIFACTS.mkdir(exist_ok=True)
+                view.image(state, seat).save(ARTIFACTS / "hive_pass_only.png")
                 return
     pytest.skip("no random game in 40 seeds reached a forced pass")
 

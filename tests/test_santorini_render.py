@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -91,3 +93,18 @@ def test_the_text_view_shows_levels_workers_and_grouped_moves():
     assert "  A: b3→c4, wins (climbs onto level 3)" in text
     assert "A: b3→c3, build one of" in text
     assert "Legal moves" not in view.text(state, 1)
+
+
+def test_screenshots_for_people_to_look_at():
+    artifacts = Path(__file__).parent / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    states = random_states(SPEC, 5)
+    middle = states[len(states) // 2]
+    seat = middle.current_player()
+    move = legal_moves(SPEC, middle, seat)[-1]
+    view.image(middle, seat).save(artifacts / "santorini_midgame.png")
+    with pytest.raises(NeedsMore) as caught:
+        resolve(SPEC, middle, seat, Click(path=move.path[:2]))
+    view.image(middle, seat, selection=move.path[:2], targets=caught.value.options).save(
+        artifacts / "santorini_midgame_building.png")
+    view.image(states[-1], 0).save(artifacts / "santorini_game_over.png")
