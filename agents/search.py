@@ -27,8 +27,8 @@ MAX_WORLDS = 200_000
 class MCTSAgent:
     """OpenSpiel's MCTS with GTBench's setting: UCT c=2, one random rollout, solver on.
 
-    It runs exactly ``simulations`` simulations unless a short probe predicts that would take
-    longer than ``seconds``; then it searches only for the time the probe left of
+    It runs exactly ``simulations`` simulations when a short probe predicts they fit well
+    within ``seconds``; otherwise it searches only for the time the probe left of
     ``seconds`` (0 = never cap), so the whole reply stays within ``seconds``.
 
     C++ games use the C++ bot. Its clock option runs until the clock, whatever the
@@ -44,6 +44,10 @@ class MCTSAgent:
     _MARGIN = 0.15
     """Seconds kept back for the simulation running when the clock strikes (a random Hive
     rollout can take 100 ms)."""
+    _CLEAR = 0.25
+    """The C++ search without a clock cannot be stopped, so it runs only when the probe
+    predicts at most this share of ``seconds``: 8 random rollouts can under-predict badly on
+    Hive, whose random games end after anything from 5 to 500 moves (one reply took 10 s)."""
     _SAFE = 0.7
     """The share of the time left that a Python search plans to use, by the probe's rate
     (a rough guide: past the clock the search stops and the probe's move is played)."""
@@ -91,7 +95,7 @@ class MCTSAgent:
         if self._in_python and per_simulation * self.simulations <= self._SAFE * left:
             action = self._exact.step_until(state, deadline)
             return (probed, "probe only") if action is None else (action, self.simulations)
-        if not self._in_python and per_simulation * self.simulations <= self.seconds:
+        if not self._in_python and per_simulation * self.simulations <= self._CLEAR * self.seconds:
             return int(self._exact.step(state)), self.simulations
         action = self._capped_step(state, left, per_simulation, deadline) if left > 0 else None
         return (probed, "probe only") if action is None else (action, "time-capped")
