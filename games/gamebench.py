@@ -101,7 +101,7 @@ _SQ = r"[a-e][1-5]"
 _SANTORINI = re.compile(
     rf"{_L}(?:place\s+(?:[abxy]\s+)?(?:(?:at|on)\s+)?(?P<place>{_SQ})"
     rf"|(?:[abxy]\s*:\s*)?(?P<origin>{_SQ})\s*(?:→|->|-+>?|>|to|,|\s)\s*(?P<target>{_SQ})"
-    rf"(?:\s*,?\s*(?:(?:and|then)\s+)?(?:builds?\s*(?:(?:at|on)\s+)?)?(?P<build>{_SQ})"
+    rf"(?:\s*,?\s*(?:and\s+)?(?:then\s+)?(?:builds?\s*(?:(?:at|on)\s+)?)?(?P<build>{_SQ})"
     rf"|\s*,?\s*(?:and\s+)?(?P<wins>wins?))?){_R}",
     _I,
 )

@@ -146,3 +146,24 @@ def test_the_first_move_is_a_tile_alone_at_the_origin():
     assert "wQ" not in {m.label for m in moves}  # no queen on the first turn
     assert all(m.path[1:] == ("(0,0)",) for m in moves)
     assert resolve(SPEC, state, 0, Text(text="I open with my ant: wA1")).label == "wA1"
+
+
+@pytest.mark.parametrize("text", [
+    "wS2 /wQ", "WS2 /WQ", "ws2 /wq", "Final answer: wS2 /wQ", "<move>wS2 /wQ</move>",
+    "I place my second spider south-west of my queen: wS2 /wQ.", '{"move": "wS2 /wQ"}',
+])
+def test_uhp_moves_are_read_from_free_text(text):
+    state = play(*PINNED)
+    assert resolve(SPEC, state, 0, Text(text=text, source="llm")).label == "wS2 /wQ"
+
+
+def test_every_written_form_of_one_destination_is_the_same_hex():
+    state = play(*PINNED)
+    # (-1,-1) touches wQ (its north-west) and wG1 (its north-east): two UHP strings
+    a = resolve(SPEC, state, 0, Text(text="wS2 \\wQ"))
+    b = resolve(SPEC, state, 0, Text(text="wS2 wG1/"))
+    assert a.action != b.action
+    assert a.path[:2] == b.path[:2] == ("wS2", "(-1,-1)")
+    assert len(a.path) + len(b.path) == 5  # one is the two-click path, one carries a label
+    clicked = resolve(SPEC, state, 0, Click(path=("wS2", "(-1,-1)")))
+    assert clicked.action in (a.action, b.action)

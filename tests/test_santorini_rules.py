@@ -206,3 +206,24 @@ def test_mcts_finds_the_winning_climb():
     legal = tuple(legal_moves(SPEC, state, 0))
     decision = agent.act(SeatView(SPEC, 0, "", legal, (), state))
     assert decision.raw == "A: b3→c3, wins"
+
+
+@pytest.mark.parametrize("text", [
+    "A: b2->c3, build d4", "A: b2→c3, build d4", "a: B2 -> C3, BUILD D4", "b2 c3 d4",
+    "b2-c3 d4", "A b2 to c3 and build on d4",
+    "I will move A from b2 to c3 and then build d4.", "Final answer: A: b2->c3, build d4",
+    '{"move": "b2->c3, build d4"}',
+])
+def test_typed_and_written_turns_are_read(text):
+    state = position(FLAT, {"A": "b2", "B": "e1", "X": "a5", "Y": "e5"})
+    assert resolve(SPEC, state, 0, Text(text=text, source="llm")).label == "A: b2→c3, build d4"
+
+
+def test_a_turn_that_names_two_moves_or_no_build_is_refused():
+    from games.actions import AmbiguousMove, MoveError
+
+    state = position(FLAT, {"A": "b2", "B": "e1", "X": "a5", "Y": "e5"})
+    with pytest.raises(AmbiguousMove):
+        resolve(SPEC, state, 0, Text(text="b2->c3 build d4 or b2->c2 build d3"))
+    with pytest.raises(MoveError, match="Expected format"):
+        resolve(SPEC, state, 0, Text(text="b2->c3"))  # a move must build unless it wins
