@@ -25,44 +25,123 @@ MAX_WORLDS = 200_000
 
 
 class MCTSAgent:
-    """OpenSpiel's C++ MCTS with GTBench's setting: UCT c=2, one random rollout, solver on.
+    """OpenSpiel's MCTS with GTBench's setting: UCT c=2, one random rollout, solver on.
 
-    It runs exactly ``simulations`` simulations unless a short probe predicts that would take
-    longer than ``seconds``; then it searches for ``seconds`` instead (0 = never cap). The
-    C++ bot's own clock option runs until the clock, whatever the simulation count, so the
-    two are kept as separate bots.
+    It runs exactly ``simulations`` simulations when a short probe predicts they fit well
+    within ``seconds``; otherwise it searches only for the time the probe left of
+    ``seconds`` (0 = never cap), so the whole reply stays within ``seconds``.
+
+    C++ games use the C++ bot. Its clock option runs until the clock, whatever the
+    simulation count, so the clock-capped bot is a separate one, built for each reply with
+    the time that is left. Games written in Python (Santorini) use OpenSpiel's Python MCTS:
+    the C++ bot crashes the process on Python games in open_spiel 2.0.2 (even on OpenSpiel's
+    own python_tic_tac_toe). See :class:`_PythonMCTS` for its clock.
     """
 
-    _PROBE = 32
+    _PROBE = 8
+    """Simulations of the probe: on Hive one random rollout takes ~10-50 ms, so a probe of
+    32 used up to 1.6 s of a 2 s budget."""
+    _MARGIN = 0.15
+    """Seconds kept back for the simulation running when the clock strikes (a random Hive
+    rollout can take 100 ms)."""
+    _CLEAR = 0.25
+    """The C++ search without a clock cannot be stopped, so it runs only when the probe
+    predicts at most this share of ``seconds``: 8 random rollouts can under-predict badly on
+    Hive, whose random games end after anything from 5 to 500 moves (one reply took 10 s)."""
+    _SAFE = 0.7
+    """The share of the time left that a Python search plans to use, by the probe's rate
+    (a rough guide: past the clock the search stops and the probe's move is played)."""
 
     def __init__(self, game: pyspiel.Game, *, seed: int, simulations: int = GTBENCH_SIMULATIONS,
                  seconds: float = DEFAULT_SECONDS, uct_c: float = 2.0, rollouts: int = 1,
                  solve: bool = True) -> None:
-        def bot(count: int, clock: float, bot_seed: int) -> pyspiel.MCTSBot:
+        in_python = not type(game).__module__.startswith("pyspiel")
+
+        def bot(count: int, clock: float, bot_seed: int) -> pyspiel.Bot:
+            if in_python:
+                return _PythonMCTS(game, uct_c, count, rollouts, solve, bot_seed)
             return pyspiel.MCTSBot(
                 game, pyspiel.RandomRolloutEvaluator(rollouts, bot_seed), uct_c, count, 1000,
                 solve, bot_seed, False, pyspiel.ChildSelectionPolicy.UCT, clock,
             )
 
+        self._bot = bot
+        self._in_python = in_python
+        self._seed = seed
+        self._replies = 0
         self._exact = bot(simulations, -1.0, seed)
         self._probe = bot(self._PROBE, -1.0, seed + 1) if seconds > 0 else None
-        self._capped = bot(10**9, seconds, seed + 2) if seconds > 0 else None
         self.simulations = simulations
         self.seconds = seconds
 
     def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
         start = time.perf_counter()
-        capped = False
-        if self._probe is not None and self._capped is not None:
-            self._probe.step(view.state)
-            per_simulation = (time.perf_counter() - start) / self._PROBE
-            capped = per_simulation * self.simulations > self.seconds
-        bot = self._capped if capped and self._capped is not None else self._exact
-        action = int(bot.step(view.state))
+        self._replies += 1
+        action, how = self._search(view.state, start)
         elapsed = time.perf_counter() - start
         return Decision(ActionId(action=action), raw=view.label(action), seconds=elapsed,
-                        meta={"simulations": "time-capped" if capped else self.simulations,
-                              "time_cap": self.seconds})
+                        meta={"simulations": how, "time_cap": self.seconds})
+
+    def _search(self, state: pyspiel.State, start: float) -> tuple[int, int | str]:
+        """The move, and how it was searched: ``simulations``, ``"time-capped"``, or
+        ``"probe only"`` when the probe used up the time."""
+        if self._probe is None:
+            return int(self._exact.step(state)), self.simulations
+        probed = int(self._probe.step(state))
+        spent = time.perf_counter() - start
+        per_simulation = spent / self._PROBE
+        deadline = start + self.seconds - self._MARGIN
+        left = self.seconds - spent - max(self._MARGIN, 2 * per_simulation)
+        if self._in_python and per_simulation * self.simulations <= self._SAFE * left:
+            action = self._exact.step_until(state, deadline)
+            return (probed, "probe only") if action is None else (action, self.simulations)
+        if not self._in_python and per_simulation * self.simulations <= self._CLEAR * self.seconds:
+            return int(self._exact.step(state)), self.simulations
+        action = self._capped_step(state, left, per_simulation, deadline) if left > 0 else None
+        return (probed, "probe only") if action is None else (action, "time-capped")
+
+    def _capped_step(self, state: pyspiel.State, left: float, per_simulation: float,
+                     deadline: float) -> int | None:
+        seed = self._seed + 1 + self._replies
+        if self._in_python:  # the probe's rate is a rough guide; the deadline is firm
+            count = max(1, int(self._SAFE * left / per_simulation))
+            return self._bot(count, -1.0, seed).step_until(state, deadline)
+        return int(self._bot(10**9, left, seed).step(state))
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class _ClockedRollouts(py_mcts.RandomRolloutEvaluator):
+    """Random rollouts that stop the search once ``deadline`` has passed."""
+
+    deadline: float | None = None
+
+    def evaluate(self, state: pyspiel.State) -> np.ndarray:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _OutOfTime
+        return super().evaluate(state)
+
+
+class _PythonMCTS(py_mcts.MCTSBot):
+    """OpenSpiel's Python MCTS, whose search can be stopped by a clock (then it has no
+    answer: the caller falls back on its probe's)."""
+
+    def __init__(self, game: pyspiel.Game, uct_c: float, count: int, rollouts: int,
+                 solve: bool, seed: int) -> None:
+        rng = np.random.RandomState(seed % 2**32)
+        self._rollouts = _ClockedRollouts(rollouts, rng)
+        super().__init__(game, uct_c, count, self._rollouts, solve=solve, random_state=rng)
+
+    def step_until(self, state: pyspiel.State, deadline: float | None) -> int | None:
+        self._rollouts.deadline = deadline
+        try:
+            return int(self.step(state))
+        except _OutOfTime:
+            return None
+        finally:
+            self._rollouts.deadline = None
 
 
 class _TimedISMCTS(ismcts.ISMCTSBot):

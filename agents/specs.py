@@ -177,9 +177,6 @@ def check_fits(spec: AgentSpec, game: GameSpec) -> None:
     if spec.kind == "mcts":
         if game.taxonomy.dynamics == "simultaneous" or simultaneous_nodes:
             raise SpecError(f"mcts cannot play the simultaneous game {game.id}")
-        if not type(loaded).__module__.startswith("pyspiel"):  # a Python game
-            raise SpecError(f"mcts runs OpenSpiel's C++ search, which crashes on Python games "
-                            f"such as {game.id}; use random or the game's own bots")
         if game.taxonomy.information == "incomplete":
             raise SpecError(
                 f"mcts would see hidden information in {game.id}; use ismcts instead"

@@ -153,7 +153,7 @@ def all_games() -> list[GameSpec]:
     return list(_REGISTRY.values())
 
 
-CATALOGUES = ("games.gtbench", "games.gamabench")
+CATALOGUES = ("games.gtbench", "games.gamebench", "games.gamabench")
 """Catalogue modules, in the order their games are listed."""
 
 

@@ -1,0 +1,115 @@
+"""Board image render times: Hive at 10, 22, 40 and 80 tiles, and Santorini. Target: 50 ms.
+
+Real Hive has at most 22 tiles (28 with every expansion), so the 10- and 22-tile boards
+come from seeded random games and the 40- and 80-tile boards are made up, to show the
+renderer stays fast (and legible: see tests/artifacts) past any real game. Real states are
+rendered cold: the position caches are emptied first, so the time includes replaying the
+move list and grouping the legal actions, as after a move. Prints the median and the
+worst of --repeat renders, plain and with a tile selected and its destinations lit.
+
+    python benchmarks/board_render.py [--repeat 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from games import hive
+from games.actions import Click, NeedsMore, legal_moves, resolve
+from games.registry import get
+from renderers import hive as hive_view
+from renderers import santorini as santorini_view
+from tests.test_hive_render import grown_hive
+
+
+def timed(render: Callable[[], object], repeat: int, *, cold: bool) -> tuple[float, float]:
+    times = []
+    for _ in range(repeat):
+        if cold:
+            hive._POSITIONS.clear()
+            hive._CHOICES.clear()
+            hive_view._BOARDS.clear()
+        start = time.perf_counter()
+        render()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), max(times)
+
+
+def hive_state(tiles: int, seed: int = 0):
+    """A seeded random Hive game, played until ``tiles`` tiles are on the board."""
+    spec = get("hive")
+    for attempt in range(200):
+        rng = np.random.default_rng(seed + attempt)
+        state = spec.load().new_initial_state()
+        while not state.is_terminal():
+            if len(hive.position(state).tiles()) >= tiles:
+                return state
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    raise RuntimeError(f"no random game reached {tiles} tiles")
+
+
+def selected(state) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A selection of the first movable tile on the board and its destinations."""
+    found = hive.choices(state)
+    tile = next((t for t in found.movable() if found.position.where(t)), found.movable()[0])
+    return (tile,), tuple(hive.hex_name(h) for h in found.targets(tile))
+
+
+def santorini_state(plies: int, seed: int = 0):
+    spec = get("santorini")
+    rng = np.random.default_rng(seed)
+    state = spec.load().new_initial_state()
+    for _ in range(plies):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=30)
+    args = parser.parse_args()
+    rows = []
+    for tiles in (10, 22):
+        state = hive_state(tiles)
+        seat = state.current_player()
+        picked, lit = selected(state)
+        rows.append((f"hive, {tiles} tiles (a random game), plain",
+                     timed(lambda s=state, p=seat: hive_view.image(s, p), args.repeat, cold=True)))
+        rows.append((f"hive, {tiles} tiles, tile selected",
+                     timed(lambda s=state, p=seat, a=picked, b=lit:
+                           hive_view.image(s, p, selection=a, targets=b),
+                           args.repeat, cold=True)))
+    for tiles in (40, 80):
+        position = grown_hive(tiles, 3)
+        tile_set = hive.tile_set({})
+        rows.append((f"hive, {tiles} tiles (made up)",
+                     timed(lambda p=position, t=tile_set, n=tiles: hive_view.draw_board(
+                         hive_view.board_for(p, t), 0, (f"{n} tiles", "")),
+                           args.repeat, cold=False)))
+    state = santorini_state(24)
+    spec = get("santorini")
+    move = legal_moves(spec, state, state.current_player())[0]
+    try:
+        resolve(spec, state, state.current_player(), Click(path=move.path[:2]))
+        options: list[str] = []
+    except NeedsMore as more:
+        options = more.options
+    rows.append(("santorini, mid-game, plain",
+                 timed(lambda: santorini_view.image(state, 0), args.repeat, cold=False)))
+    rows.append(("santorini, worker moved, builds lit",
+                 timed(lambda: santorini_view.image(state, 0, selection=move.path[:2],
+                                                    targets=options),
+                       args.repeat, cold=False)))
+    width = max(len(name) for name, _ in rows)
+    print(f"{'board':<{width}}  median    worst   (target 50 ms, {args.repeat} renders)")
+    for name, (median, worst) in rows:
+        print(f"{name:<{width}}  {median:6.1f} ms {worst:6.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""MCTS reply time on Hive and Santorini against the 2-second budget.
+
+Plays MCTS (GTBench's 1000 simulations, capped at 2 s a reply) against random for a few
+seeded matches per game and prints the reply times. The budget is met when max <= 2 s.
+
+    python benchmarks/mcts_reply.py [--matches 3] [--replies 25]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import statistics
+import time
+
+import numpy as np
+
+from agents.search import MCTSAgent
+from games.actions import ActionId
+from sessions.match import Match
+from sessions.record import SeatRecord
+
+
+def replies(game_id: str, matches: int, per_match: int) -> tuple[list[float], collections.Counter]:
+    times: list[float] = []
+    how: collections.Counter = collections.Counter()
+    for seed in range(matches):
+        seats = [SeatRecord(kind="mcts", spec="mcts", entity="mcts:1000:2s"),
+                 SeatRecord(kind="random", spec="random", entity="random")]
+        match = Match(game_id, seats, seed=seed)
+        agent = MCTSAgent(match.game, seed=seed)
+        rng = np.random.default_rng(seed)
+        played = 0
+        while not match.over and played < per_match:
+            seat = match.to_move()[0]
+            view = match.view(seat)
+            if seat == 0:
+                start = time.perf_counter()
+                decision = agent.act(view)
+                times.append(time.perf_counter() - start)
+                how[str(decision.meta["simulations"])] += 1
+                match.submit(seat, decision.proposal)
+                played += 1
+            else:
+                move = view.legal[int(rng.integers(len(view.legal)))]
+                match.submit(seat, ActionId(action=move.action))
+    return times, how
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--replies", type=int, default=25, help="MCTS replies per match")
+    args = parser.parse_args()
+    for game_id in ("hive", "santorini"):
+        times, how = replies(game_id, args.matches, args.replies)
+        times.sort()
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        print(f"{game_id:<10} {len(times):>3} replies  mean {statistics.mean(times):.3f} s  "
+              f"p95 {p95:.3f} s  max {max(times):.3f} s  "
+              f"(searches: {', '.join(f'{k} x{v}' for k, v in sorted(how.items()))})")
+
+
+if __name__ == "__main__":
+    main()
