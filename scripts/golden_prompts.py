@@ -54,10 +54,10 @@ def requests(view: SeatView) -> list[tuple[str, ChatRequest]]:
 
     first = where.labels[0]
     return [
-        ("prompt", ask(False).request(prompts.instruction("prompt", False), thinking=False)),
-        ("cot (also each sc-cot sample)", ask(False).request(prompts.instruction("cot", False))),
-        ("prompt+json", ask(True).request(prompts.instruction("prompt", True), thinking=False)),
-        ("cot+json", ask(True).request(prompts.instruction("cot", True))),
+        ("prompt", ask(False).request(prompts.instruction("prompt", False, where), thinking=False)),
+        ("cot (also each sc-cot sample)", ask(False).request(prompts.instruction("cot", False, where))),
+        ("prompt+json", ask(True).request(prompts.instruction("prompt", True, where), thinking=False)),
+        ("cot+json", ask(True).request(prompts.instruction("cot", True, where))),
         ("tot: step 1, a thought", ask(False).request(prompts.THOUGHT, answer=False)),
         ("tot: step 1, a vote", ask(False).request(
             prompts.vote("thought", ["<analysis 1>", "<analysis 2>", "<analysis 3>"]),
@@ -69,7 +69,7 @@ def requests(view: SeatView) -> list[tuple[str, ChatRequest]]:
             answer=False)),
         ("cot, asked again after a rejected answer", ask(False, (
             ("I think the best is nowhere.", "<the adapter's message>"),)).request(
-            prompts.instruction("cot", False))),
+            prompts.instruction("cot", False, where))),
     ]
 
 

@@ -105,7 +105,23 @@ class Request:
                               re.DOTALL)
             if found:
                 moves = found.group(1).splitlines()
-        return moves
+        if moves:
+            return moves
+        enum = (self.schema or {}).get("properties", {}).get("move", {}).get("enum")
+        if enum:
+            return list(enum)
+        return self._moves_from_json_format()
+
+    def _moves_from_json_format(self) -> list[str]:
+        """GAMA-Bench's prompts name a range or choices instead of listing moves:
+        {"chosen_number": "integer_between_0_and_100"}, {"decision": "go_or_stay"}."""
+        formats = [f for text in self.texts() for f in re.findall(r'\{"\w+": "([^"]+)"\}', text)]
+        if not formats:
+            return []
+        numbers = re.fullmatch(r"integer_between_(\d+)_and_(\d+)", formats[-1])
+        if numbers:
+            return [str(n) for n in range(int(numbers.group(1)), int(numbers.group(2)) + 1)]
+        return [word for word in formats[-1].split("_or_") if word.isalpha() and word.islower()]
 
     @property
     def schema(self) -> dict[str, Any] | None:

@@ -44,11 +44,12 @@ def fake(monkeypatch):
 
 
 def play(game_id: str, specs: list[str], *, seed: int = 3,
-         policy: FailurePolicy = FailurePolicy(), **options) -> MatchRecord:
+         policy: FailurePolicy = FailurePolicy(), params: dict | None = None,
+         **options) -> MatchRecord:
     spec = registry.get(game_id)
     parsed = [parse_spec(s) for s in specs]
     seats = [SeatRecord(kind=p.kind, spec=p.text, entity=p.entity) for p in parsed]
-    match = Match(game_id, seats, seed=seed)
+    match = Match(game_id, seats, seed=seed, params=params)
     agents = [make_agent(p, spec, match.record.params, seed=seed + i, **options)
               for i, p in enumerate(parsed)]
     return play_match(match, agents, policy=policy)
@@ -106,7 +107,10 @@ def test_structured_requests_constrain_the_move_to_the_legal_labels(fake):
 @pytest.mark.parametrize("game", [g.id for g in all_games()])
 def test_llm_against_llm_on_every_game(fake, game):
     fake.responder = random_legal(7)
-    record = play(game, ["openai/gpt-4o-mini", "compat/qwen2.5:7b+json"])
+    seats = registry.get(game).load().num_players()
+    pair = ["openai/gpt-4o-mini", "compat/qwen2.5:7b+json"]
+    short = {"num_rounds": 3} if "num_rounds" in registry.get(game).params() else {}
+    record = play(game, [pair[i % 2] for i in range(seats)], params=short)
     assert record.outcome == "normal", record.end_reason
     assert replay(record).is_terminal()
     assert all(not m.rejected for m in record.moves)

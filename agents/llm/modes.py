@@ -157,14 +157,14 @@ def decide(mode: str, ask: Ask) -> Outcome:
 
 
 def single(ask: Ask, mode: str) -> Outcome:
-    what = prompts.instruction(mode, ask.structured)
+    what = prompts.instruction(mode, ask.structured, ask.where)
     record = ask.job(what, "move", "answer", thinking=mode == "cot")()
     ask.read(record)
     return _from_answers([record], [record], votes=None)
 
 
 def self_consistency(ask: Ask, samples: int = SAMPLES) -> Outcome:
-    what = prompts.instruction("cot", ask.structured)
+    what = prompts.instruction("cot", ask.structured, ask.where)
     records = concurrently([
         ask.job(what, "sample", f"sample {i + 1}/{samples}", sample=i, varied=True)
         for i in range(samples)])

@@ -15,11 +15,17 @@ from typing import Any
 
 from agents.base import SeatView
 from agents.llm.chat import Turn
+from renderers import renderer
 
 SYSTEM = (
     "You are a strong and careful game player. You are playing {title} against an opponent. "
     "Follow the user's instructions exactly, and always choose one of the legal moves you "
     "are given."
+)
+
+SYSTEM_OWN = (
+    "You are a strong and careful game player. You are playing {title} with other players. "
+    "Follow the user's instructions exactly."
 )
 
 FINAL_LINE = (
@@ -72,18 +78,38 @@ _BEST = re.compile(r"best\s+choice\s+is\D{0,20}?(\d+)", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Position:
-    """What every prompt of one decision shares: the system prompt and the observation."""
+    """What every prompt of one decision shares: the system prompt and the observation.
+
+    ``own_format``: the observation is the game's own prompt (GAMA-Bench's), which already
+    says how to answer (one JSON field), so the instructions only add how to reason.
+    """
 
     system: str
     context: str
     labels: tuple[str, ...]
+    own_format: bool = False
+
+
+_OWN_FORMAT = {
+    "prompt": "Reply with that JSON object only.",
+    "cot": "Let's think step by step. Then end your reply with that JSON object.",
+}
 
 
 def position(view: SeatView, *, image: bool) -> Position:
-    """The system prompt, rules, text view and legal moves of ``view``."""
+    """The system prompt, rules, text view and legal moves of ``view``.
+
+    Games whose renderer writes its own prompt (GAMA-Bench's: the rules with the session's
+    parameters, the previous rounds as the seat saw them, one JSON field to answer) use it
+    as the observation, as GAMA-Bench does.
+    """
     spec = view.game
     labels = tuple(move.label for move in view.legal)
     seen = "\nThe attached image shows the same position, as you see it." if image else ""
+    own = getattr(renderer(spec.id), "prompt", None)
+    if own is not None:
+        context = f"# {spec.title}\n\n{own(view.state, view.seat).strip()}{seen}"
+        return Position(SYSTEM_OWN.format(title=spec.title), context, labels, own_format=True)
     context = (
         f"# {spec.title}\n\n## Rules\n{spec.rules_for_llm.strip()}\n\n"
         f"## Your view of the game\n{view.text.strip()}{seen}\n\n"
@@ -93,9 +119,11 @@ def position(view: SeatView, *, image: bool) -> Position:
     return Position(SYSTEM.format(title=spec.title), context, labels)
 
 
-def instruction(reasoning: str, structured: bool) -> str:
+def instruction(reasoning: str, structured: bool, where: Position | None = None) -> str:
     """What to answer: ``prompt`` (the move only) or ``cot`` (reasoning, then the move)."""
     style = "prompt" if reasoning == "prompt" else "cot"
+    if where is not None and where.own_format and not structured:
+        return _OWN_FORMAT[style]
     return _INSTRUCTIONS[(style, structured)]
 
 
