@@ -1,21 +1,28 @@
 """LLM Game Arena: the Gradio app. Wiring only: the work is done in sessions/ and renderers/.
 
 Per-user state: the game in progress is a ``gr.State`` (a sessions.play.PlaySession); the
-anonymous player id, consent and display name are a ``gr.BrowserState``. Completed sessions
-go to the store at $ARENA_DATA_DIR/arena.sqlite3. API (for gradio_client): /new_game,
-/move, /click, /resign, /state; see the README.
+anonymous player id, consent and display name are a ``gr.BrowserState``; API keys typed for
+language models are a ``gr.State`` (sessions.llm_page.Keyring: server memory only, never
+sent back to the page). Completed sessions go to the store at $ARENA_DATA_DIR/arena.sqlite3.
+API (for gradio_client): /new_game, /move, /click, /resign, /state, /set_key, /thinking,
+/end_game; see the README.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import signal
+import sys
+from collections.abc import Iterator
+from concurrent.futures import wait
 from typing import Any
 
 import gradio as gr
 
 from games.registry import get
-from sessions import players, replays
+from sessions import llm_page, llm_panel_html, players, replays
+from sessions.llm_page import Keyring
 from sessions.play import MAX_BUTTONS, OpenSessions, PlaySession
 from sessions.store import Store
 
@@ -28,6 +35,9 @@ data under a random anonymous id stored in this browser. No name, email, IP addr
 personal data is kept; a display name is optional and shown only in the game history.
 Without consent you play the same way and your games are stored marked *not for research*."""
 CSS = "#board img { cursor: pointer; }"
+REASONING_CHOICES = [("Move only", "prompt"), ("Chain of thought", "cot"),
+                     ("Self-consistency (5 samples, majority vote)", "sc-cot"),
+                     ("Tree of thoughts", "tot")]
 
 
 @functools.cache
@@ -52,32 +62,38 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
         gr.update(choices=s.menu, value=None, visible=bool(s.menu)),
         gr.update(visible=bool(s.menu)),
         gr.update(visible=not s.over), gr.update(visible=s.over), gr.update(visible=s.over),
-        gr.update(value=s.reasoning, visible=bool(s.reasoning) or s.thinking),
+        gr.update(value=s.reasoning, visible=(bool(s.reasoning) or s.thinking)
+                  and llm_page.panel_of(session) is None),  # LLM seats: the thinking panel
         gr.update(visible=not s.over), gr.update(visible=s.thinking),
     ]
 
 
-def start(game_id: str, opponent: str | list[str], seat: str, profile: dict,
-          request: gr.Request) -> tuple[Any, ...]:
+def start(game_id: str, opponent: str | list[str], seat: str, profile: dict, reasoning: str,
+          keyring: Keyring, request: gr.Request) -> tuple[Any, ...]:
+    seating = llm_page.Seating(keyring)  # LLM seats get the tab's key and the thinking panel
     try:
-        session = PlaySession(game_id, opponent, person=players.profile_person(profile),
-                              seat=seat, store=store())
+        session = PlaySession(game_id, llm_page.with_reasoning(opponent, reasoning),
+                              person=players.profile_person(profile), seat=seat, store=store(),
+                              build_agent=seating.build)
     except (ValueError, KeyError) as err:
         raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
+    seating.attach(session)
     OPEN.attach(request.session_hash or "", session)
     return session, *show(session)
 
 
-def play_again(profile: dict, session: PlaySession | None, request: gr.Request) -> tuple[Any, ...]:
-    return again(profile, session, False, request)
+def play_again(profile: dict, session: PlaySession | None, keyring: Keyring,
+               request: gr.Request) -> tuple[Any, ...]:
+    return again(profile, session, False, keyring, request)
 
 
-def swap_seats(profile: dict, session: PlaySession | None, request: gr.Request) -> tuple[Any, ...]:
-    return again(profile, session, True, request)
+def swap_seats(profile: dict, session: PlaySession | None, keyring: Keyring,
+               request: gr.Request) -> tuple[Any, ...]:
+    return again(profile, session, True, keyring, request)
 
 
-def again(profile: dict, session: PlaySession | None, swap: bool, request: gr.Request,
-          ) -> tuple[Any, ...]:
+def again(profile: dict, session: PlaySession | None, swap: bool, keyring: Keyring,
+          request: gr.Request) -> tuple[Any, ...]:
     if session is None:
         raise gr.Error("No game yet: press Start.")
     count = len(session.record.seats)
@@ -85,7 +101,7 @@ def again(profile: dict, session: PlaySession | None, swap: bool, request: gr.Re
     opponents = [s.spec for i, s in enumerate(session.record.seats) if i != session.human]
     choice = players.SEAT_CHOICES[seat] if seat < 2 else str(seat)
     fresh, *updates = start(session.spec.id, opponents[0] if count == 2 else opponents,
-                            choice, profile, request)
+                            choice, profile, "", keyring, request)
     return fresh, gr.update(value=choice if choice in players.SEAT_CHOICES else "random"), *updates
 
 
@@ -127,10 +143,62 @@ def on_resign(session: PlaySession | None) -> list[Any]:
 
 
 def stop_waiting(session: PlaySession | None) -> list[Any]:
-    """End a game whose opponent takes too long; recorded as abandoned, not as a loss."""
+    """End a game whose opponent takes too long (a language model's call is cancelled);
+    recorded as abandoned, not as a loss."""
     if session is not None:
         session.abandon("the person stopped waiting for the opponent")
     return show(session)
+
+
+# --- language-model opponents: the picker, the key, the thinking panel ---------------------
+
+
+def key_updates(chosen: llm_page.Pick, problem: str = "") -> list[Any]:
+    """Updates for the key field, the note beside it and the forget button."""
+    asks = chosen.llm and chosen.slot is not None and chosen.status != "unavailable"
+    note = f"**{problem}**" if problem and not problem.startswith("**") else problem
+    return [gr.update(visible=asks, value="", label=chosen.key_label or "API key"),
+            gr.update(value=note or chosen.note, visible=chosen.llm),
+            gr.update(visible=chosen.key_held)]
+
+
+def llm_picked(opponent: str | None, keyring: Keyring) -> Iterator[list[Any]]:
+    """Show the reasoning modes and the key field for a language model; start the offline
+    model's server in the background when it is picked (the note follows its start)."""
+    chosen = llm_page.pick(opponent, keyring)
+    mode = gr.update(visible=chosen.llm, value=chosen.reasoning or "prompt")
+    yield [mode, *key_updates(chosen)]
+    if chosen.local and chosen.status == "ready" and opponent:
+        starting = llm_page.warm_up(llm_page.entry_for(opponent))
+        while not starting.done():
+            yield [gr.skip(), *key_updates(llm_page.pick(opponent, keyring))]
+            wait([starting], timeout=1.0)
+        yield [gr.skip(), *key_updates(llm_page.pick(opponent, keyring))]
+
+
+def take_key(opponent: str | None, typed: str, keyring: Keyring,
+             request: gr.Request) -> Iterator[list[Any]]:
+    """Before Start: hold a typed key (the field is emptied); no game starts without one."""
+    llm_page.remember_tab(request.session_hash or "", keyring)
+    problem = llm_page.take(opponent, typed or "", keyring)
+    yield key_updates(llm_page.pick(opponent, keyring), problem)
+    if problem:  # the message is beside the field; stop the chain without a pop-up
+        raise gr.Error(problem, visible=False, print_exception=False)
+
+
+def forget_key(opponent: str | None, keyring: Keyring) -> list[Any]:
+    keyring.forget()
+    return key_updates(llm_page.pick(opponent, keyring))
+
+
+def watch_llm(session: PlaySession | None) -> Iterator[Any]:
+    """Stream the language-model seats' thinking into the panel while they are to move."""
+    panel = llm_page.panel_of(session)
+    if panel is None or session is None:
+        yield gr.update(visible=False)
+        return
+    for drawn in panel.frames(session, poll=0.1):
+        yield gr.update(value=drawn, visible=True)
 
 
 def choose_game(game_id: str) -> tuple[Any, ...]:
@@ -212,11 +280,12 @@ def step(index: float, delta: int, chosen: tuple | None) -> int:
 
 
 def api_new_game(game: str, opponent: str, seat: str, player_id: str, consent: bool,
-                 display_name: str, request: gr.Request) -> tuple[PlaySession, dict]:
+                 display_name: str, keyring: Keyring, request: gr.Request,
+                 ) -> tuple[PlaySession, dict]:
     """Start a game; agents that move first have moved when this returns."""
     profile = {"player_id": player_id, "consent": bool(consent), "name": display_name}
     seated = [o.strip() for o in opponent.split(",")] if "," in opponent else opponent
-    session, *_ = start(game, seated, seat, profile, request)
+    session, *_ = start(game, seated, seat, profile, "", keyring, request)
     session.run_agents()
     return session, session.snapshot()
 
@@ -251,6 +320,36 @@ def api_state(session: PlaySession | None) -> dict:
     return session.snapshot()
 
 
+def api_set_key(opponent: str, key: str, keyring: Keyring, request: gr.Request) -> dict:
+    """Hold an API key for ``opponent``'s provider in this client session (never returned)."""
+    llm_page.remember_tab(request.session_hash or "", keyring)
+    if not opponent or "/" not in opponent:
+        raise gr.Error("name a language-model opponent, e.g. openai/gpt-4o-mini")
+    try:
+        problem = llm_page.take(opponent, key or "", keyring)
+        chosen = llm_page.pick(opponent, keyring)
+    except ValueError as err:
+        raise gr.Error(str(err)) from None
+    return {"opponent": opponent, "key_held": chosen.key_held, "ready": not problem,
+            "problem": problem}
+
+
+def api_thinking(session: PlaySession | None) -> dict:
+    """What the language-model seats are thinking now (as the page's panel shows it)."""
+    panel = llm_page.panel_of(session)
+    if session is None or panel is None:
+        return {"llm": False}
+    return {"llm": True, **panel.view(session)}
+
+
+def api_end_game(session: PlaySession | None) -> dict:
+    """End the game without a result (a thinking model is stopped): recorded as abandoned."""
+    if session is None:
+        raise gr.Error("no game in this session: call /new_game first")
+    session.abandon("the person stopped waiting for the opponent")
+    return session.snapshot()
+
+
 # --- layout ---------------------------------------------------------------------------------
 
 
@@ -272,7 +371,19 @@ def build_consent(profile: gr.BrowserState) -> tuple[gr.Group, gr.Markdown]:
     return box, about
 
 
-def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
+def build_llm_picker() -> tuple[Any, ...]:
+    """How a language-model opponent thinks, and the key it needs (shown for LLMs only)."""
+    reasoning = gr.Radio(REASONING_CHOICES, value="prompt", label="How the model thinks",
+                         visible=False, elem_id="reasoning-mode")
+    key = gr.Textbox(type="password", label="API key", visible=False, elem_id="api-key",
+                     placeholder="paste your key (kept in this tab's server memory only)")
+    note = gr.Markdown(visible=False, elem_id="key-note")
+    forget = gr.Button("Forget my key", size="sm", visible=False, elem_id="forget-key")
+    return reasoning, key, note, forget
+
+
+def build_play(profile: gr.BrowserState, session: gr.State,
+               keyring: gr.State) -> tuple[Any, ...]:
     """The Play tab; returns the components the page's load event fills in."""
     first = players.game_menu()[0][1]
     with gr.Row():
@@ -283,6 +394,7 @@ def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
                 rules = gr.Markdown()
             opponent = gr.Dropdown([], label="Opponent", elem_id="opponent")
             opponent_note = gr.Markdown()
+            reasoning, key, key_note, forget = build_llm_picker()
             seat = gr.Radio(list(players.SEAT_CHOICES), value="first", label="Your seat",
                             elem_id="seat")
             start_button = gr.Button("Start", variant="primary", elem_id="start")
@@ -310,22 +422,34 @@ def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
                                          elem_id="again")
                 swap_button = gr.Button("Swap seats and play again", visible=False,
                                         elem_id="swap")
-            reasoning = gr.Textbox(label="Opponent's reasoning", visible=False, lines=4,
-                                   max_lines=12, interactive=False)
+            said = gr.Textbox(label="Opponent's reasoning", visible=False, lines=4,
+                              max_lines=12, interactive=False)
+            thinking = gr.HTML(visible=False, elem_id="llm-panel", label="What the model is "
+                               "thinking", show_label=True, container=True, padding=True,
+                               css_template=llm_panel_html.CSS)
             moves = gr.Textbox(label="Moves", lines=6, max_lines=10, interactive=False,
                                elem_id="moves")
             with gr.Accordion("Board as text", open=False):
                 view = gr.Textbox(show_label=False, lines=8, interactive=False,
                                   elem_id="board-text")
     outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
-               again_button, swap_button, reasoning, typing, stop_button]
+               again_button, swap_button, said, typing, stop_button]
     # The page shows its own "thinking…" status: no progress overlay over the board.
     private = {"api_visibility": "private", "show_progress": "hidden"}
     game.change(choose_game, game, [about, rules, opponent, text], **private)
     opponent.change(describe_opponent, [game, opponent], opponent_note, **private)
-    started = start_button.click(start, [game, opponent, seat, profile], [session, *outputs],
-                                 **private)
-    started.then(advance, session, outputs, **private)
+    key_outputs = [key, key_note, forget]
+    opponent.change(llm_picked, [opponent, keyring], [reasoning, *key_outputs], **private)
+    forget.click(forget_key, [opponent, keyring], key_outputs, **private)
+
+    def then_agents(event: Any) -> None:  # agents move; LLM seats stream into the panel
+        event.then(advance, session, outputs, **private)
+        event.then(watch_llm, session, thinking, **private)
+
+    started = start_button.click(take_key, [opponent, key, keyring], key_outputs, **private
+                                 ).success(start, [game, opponent, seat, profile, reasoning,
+                                                   keyring], [session, *outputs], **private)
+    then_agents(started)
     for event in (
         board.select(on_click, session, outputs, trigger_mode="multiple", **private),
         *(b.click(press, [session, b], outputs, **private) for b in buttons),
@@ -335,11 +459,10 @@ def build_play(profile: gr.BrowserState, session: gr.State) -> tuple[Any, ...]:
         resign_button.click(on_resign, session, outputs, **private),
         stop_button.click(stop_waiting, session, outputs, **private),
     ):
-        event.then(advance, session, outputs, **private)
+        then_agents(event)
     for button, handler in ((again_button, play_again), (swap_button, swap_seats)):
-        button.click(handler, [profile, session],
-                     [session, seat, *outputs], **private).then(advance, session, outputs,
-                                                                **private)
+        then_agents(button.click(handler, [profile, session, keyring],
+                                 [session, seat, *outputs], **private))
     return game, about, rules, opponent, text
 
 
@@ -372,7 +495,7 @@ def build_history(profile: gr.BrowserState) -> gr.Tab:
     return tab
 
 
-def build_api(session: gr.State) -> None:
+def build_api(session: gr.State, keyring: gr.State) -> None:
     """Hidden endpoints for gradio_client: one game per client session."""
     with gr.Group(visible=False):
         game, opponent, seat = gr.Textbox(), gr.Textbox(), gr.Textbox()
@@ -380,12 +503,25 @@ def build_api(session: gr.State) -> None:
         move, x, y = gr.Textbox(), gr.Number(), gr.Number()
         answer = gr.JSON(label="session")
         buttons = {n: gr.Button() for n in ("new_game", "move", "click", "resign", "state")}
-    buttons["new_game"].click(api_new_game, [game, opponent, seat, player, consent, name],
-                              [session, answer], api_name="new_game")
+    buttons["new_game"].click(api_new_game, [game, opponent, seat, player, consent, name,
+                                             keyring], [session, answer], api_name="new_game")
     buttons["move"].click(api_move, [session, move], answer, api_name="move")
     buttons["click"].click(api_click, [session, x, y], answer, api_name="click")
     buttons["resign"].click(api_resign, session, answer, api_name="resign")
     buttons["state"].click(api_state, session, answer, api_name="state")
+    build_llm_api(session, keyring)
+
+
+def build_llm_api(session: gr.State, keyring: gr.State) -> None:
+    """/set_key (hold a key for this client session), /thinking (the panel as data),
+    /end_game (stop waiting: abandoned, not a loss)."""
+    with gr.Group(visible=False):
+        opponent, key = gr.Textbox(), gr.Textbox()
+        answer = gr.JSON()
+        buttons = {n: gr.Button() for n in ("set_key", "thinking", "end_game")}
+    buttons["set_key"].click(api_set_key, [opponent, key, keyring], answer, api_name="set_key")
+    buttons["thinking"].click(api_thinking, session, answer, api_name="thinking")
+    buttons["end_game"].click(api_end_game, session, answer, api_name="end_game")
 
 
 def build_app() -> gr.Blocks:
@@ -394,13 +530,14 @@ def build_app() -> gr.Blocks:
             {"player_id": "", "consent": None, "name": ""}, storage_key="llm-game-arena-profile",
             secret=os.environ.get("ARENA_BROWSER_SECRET", "llm-game-arena"))
         session = gr.State(None, delete_callback=_expire)
+        keyring = gr.State(Keyring(), delete_callback=Keyring.forget)  # copies start empty
         gr.Markdown("# LLM Game Arena\nPlay strategy games against language models, MCTS and "
                     "other programs. Click the board to move.")
         consent_box, consent_about = build_consent(profile)
         with gr.Tab("Play"):
-            game, about, rules, opponent, text = build_play(profile, session)
+            game, about, rules, opponent, text = build_play(profile, session, keyring)
         build_history(profile)
-        build_api(session)
+        build_api(session, keyring)
         app.load(load_profile, profile, [profile, consent_box, consent_about],
                  api_visibility="private")
         app.load(choose_game, game, [about, rules, opponent, text], api_visibility="private")
@@ -415,10 +552,16 @@ def _expire(session: PlaySession | None) -> None:
 
 def _closed(request: gr.Request) -> None:
     OPEN.close(request.session_hash or "")
+    llm_page.forget_keys(request.session_hash or "")
+
+
+def _stop_on_sigterm(signum: int, frame: Any) -> None:
+    sys.exit(0)  # exit normally, so atexit stops the offline model's server
 
 
 demo = build_app()
 demo.queue(default_concurrency_limit=16)
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     demo.launch(css=CSS)  # honours GRADIO_SERVER_NAME / GRADIO_SERVER_PORT

@@ -36,11 +36,12 @@ Shared fonts, colours and geometry live in :mod:`renderers.drawing`. The rules i
 from __future__ import annotations
 
 import importlib
+import io
 from collections.abc import Sequence
 from types import ModuleType
 
 import pyspiel
-from PIL import Image
+from PIL import Image, PngImagePlugin
 
 
 def renderer(game_id: str) -> ModuleType:
@@ -71,3 +72,16 @@ def click_target(game_id: str, state: pyspiel.State, seat: int, x: float, y: flo
     """The click target at (x, y) of ``seat``'s image, or None (also for games without one)."""
     hit = getattr(renderer(game_id), "hit_test", None)
     return hit(state, seat, x, y, selection=tuple(selection)) if hit is not None else None
+
+
+def png(image: Image.Image) -> bytes:
+    """``image`` as PNG bytes, encoded the way the page encodes the board it shows (Gradio's
+    ``gr.Image(format="png")``: PIL's PNG writer, the image's text metadata kept), so a
+    vision model is sent the very file the person's browser gets."""
+    info = PngImagePlugin.PngInfo()
+    for key, value in image.info.items():
+        if isinstance(key, str) and isinstance(value, str):
+            info.add_text(key, value)
+    with io.BytesIO() as out:
+        image.save(out, "png", pnginfo=info)
+        return out.getvalue()

@@ -17,7 +17,11 @@ every call appends ``text`` to what the page shows (``kind`` is e.g. ``"reasonin
 Completed sessions (won, lost, drawn, resigned, forfeited, abandoned) are written to the
 store once. The human seat is recorded as kind ``human`` (entity ``human``, so ratings pool
 consenting people as GameBench did) with the anonymous player id and optional display name;
-the record's ``research_use`` is the person's consent.
+the record's ``research_use`` is the person's consent. Agent seats record their own
+``settings()`` when they have them (an LLM seat: model, modes, prices, never a key), and a
+session with LLM seats stores their totals (tokens, calls, seconds, estimated cost) in
+``record.metrics["usage"]`` by seat. Abandoning a session stops agents that can be stopped
+(``agent.cancel()``: an LLM call in flight ends at its next piece of text).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any
 from PIL import Image
 
 from agents.base import Agent
+from agents.llm.usage import session_usage
 from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
 from games.actions import ActionId, Click, LegalMove, MoveError, NeedsMore, Text, resolve
@@ -130,9 +135,12 @@ class PlaySession:
         self._agents = _Agents()
         for s, info in enumerate(seats):
             if s != self.human:
-                self._agents.by_seat[s] = build_agent(
+                agent = self._agents.by_seat[s] = build_agent(
                     parse_spec(info.spec), self.spec, self.match.record.params,
                     seed=seat_seed(self.seed, s, info.spec))
+                settings = getattr(agent, "settings", None)  # an LLM seat's full settings
+                if callable(settings):
+                    info.settings = {**info.settings, **settings()}
         self._lock = threading.RLock()
         self._legal: tuple[int, list[LegalMove]] = (-1, [])
         self._stored = False
@@ -343,11 +351,16 @@ class PlaySession:
             return self._say("You resigned.")
 
     def abandon(self, reason: str = "abandoned") -> None:
-        """End an unfinished game without a result (tab closed, new game) and store it."""
+        """End an unfinished game without a result (tab closed, new game) and store it.
+        Agents that can be stopped (an LLM call in flight) are stopped."""
         with self._lock:
             if not self.over:
                 self.match.abandon(reason)
             self._store_if_over()
+        for agent in self._agents.by_seat.values():
+            cancel = getattr(agent, "cancel", None)
+            if callable(cancel):
+                cancel()
 
     # --- agents -----------------------------------------------------------------------------
 
@@ -389,10 +402,10 @@ class PlaySession:
         futures: list[Future[None]] = [pool.submit(self._agent_turn, s) for s in seats]
         while True:
             done, pending = wait(futures, timeout=poll)
-            if not pending:
+            if not pending or self.over:  # ended while thinking: do not wait for a late answer
                 break
             yield Thinking(seats, time.monotonic() - self._agents.since, self.reasoning())
-        failures = [f.exception() for f in futures if f.exception() is not None]
+        failures = [f.exception() for f in done if f.exception() is not None]
         with self._lock:
             self._note_moves(before, count)
             if failures and not self.over:
@@ -492,6 +505,9 @@ class PlaySession:
     def _store_if_over(self) -> None:
         if not self.over or self._stored or self.store is None:
             return
+        spent = session_usage(self.match.record)  # LLM seats: the session's totals
+        if spent:
+            self.match.record.metrics["usage"] = {str(s): u.to_dict() for s, u in spent.items()}
         try:
             self.store.save(self.match.record)
             self._stored = True

@@ -1,12 +1,16 @@
 """Who plays: the opponents the page offers, and the person in the human seat.
 
-:func:`opponents_for` is the single place the list of opponents for a game is built (the
-language-model opponents join it there). :class:`Person` is the browser's anonymous player:
-an id that says nothing about them, an optional display name, and their consent.
+:func:`opponents_for` is the single place the list of opponents for a game is built: the
+classic agents that fit the game, then the named language models of the opponents file
+(``agents.llm.opponent_choices``) with whether each can be played now. :class:`Person` is
+the browser's anonymous player: an id that says nothing about them, an optional display
+name, and their consent.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import re
 import uuid
 from collections.abc import Mapping
@@ -20,6 +24,10 @@ from sessions.record import SeatRecord
 
 SEAT_CHOICES = ("first", "second", "random")
 MAX_NAME = 40
+STATUS_WORDS = {"ready": "", "needs_key": "needs a key", "unavailable": "unavailable"}
+REASONING_NAMES = {"prompt": "move only", "cot": "chain of thought",
+                   "sc-cot": "self-consistency", "tot": "tree of thoughts"}
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,13 @@ class Opponent:
     spec: str
     label: str
     note: str = ""
+    status: str = "ready"
+    """``ready``; for language models also ``needs_key`` (the person may type one) or
+    ``unavailable`` (``note`` says why: the local model is not installed...)."""
+
+    @property
+    def llm(self) -> bool:
+        return "/" in self.spec
 
 
 _CLASSIC = {
@@ -38,6 +53,8 @@ _CLASSIC = {
     "ismcts": ("IS-MCTS", "information-set MCTS: searches only the deals your view allows, "
                           "never your real cards"),
     "tit-for-tat": ("Tit-for-tat", "cooperates first, then repeats your last choice"),
+    "equilibrium": ("Equilibrium", "plays the game's equilibrium strategy (GAMA-Bench)"),
+    "adaptive": ("Adaptive", "reacts to the last round it saw (GAMA-Bench)"),
 }
 
 
@@ -46,15 +63,69 @@ def opponents_for(game: GameSpec) -> list[Opponent]:
 
     This is the single place the list is built; language-model opponents join it here.
     """
-    order = ["mcts", "ismcts", "tit-for-tat", "random"]
+    order = ["mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "random"]
     fits = sorted(agents_for(game), key=order.index)
-    return [Opponent(spec, *_CLASSIC[spec]) for spec in fits]
+    return [Opponent(spec, *_CLASSIC[spec]) for spec in fits] + llm_opponents()
+
+
+def llm_opponents() -> list[Opponent]:
+    """The named language models (they play every game), playable ones first.
+
+    A broken opponents file leaves the classic agents: the problem is logged with the file,
+    entry and field, and no model is offered until it is fixed."""
+    from agents.llm import ConfigError, opponent_choices
+
+    try:
+        choices = opponent_choices()
+    except ConfigError as err:
+        _log.warning("no language-model opponents: %s", err)
+        return []
+    rank = list(STATUS_WORDS)
+    offered = []
+    for choice in sorted(choices, key=lambda c: rank.index(c.status)):
+        status = STATUS_WORDS[choice.status]
+        label = f"{choice.title} · language model" + (f" ({status})" if status else "")
+        offered.append(Opponent(choice.spec, label, _llm_note(choice), choice.status))
+    return offered
+
+
+def _llm_note(choice: Any) -> str:
+    where = {"openai": "OpenAI", "anthropic": "Anthropic", "compat": "an OpenAI-compatible "
+             "server", "local": "llama.cpp on this machine, offline"}[choice.provider]
+    parts = [f"language model `{choice.entity}` via {where}"]
+    if choice.vision:
+        parts.append("sees the board image")
+    if choice.price_input is not None and choice.price_output is not None:
+        parts.append(f"${choice.price_input:g} / ${choice.price_output:g} per million "
+                     "prompt / completion tokens")
+    if choice.note:
+        parts.append(("needs a key: " if choice.status == "needs_key" else
+                      "unavailable: " if choice.status == "unavailable" else "") + choice.note)
+    return "; ".join(parts)
 
 
 def opponent_label(spec: str) -> str:
-    """The page's name for an agent spec (the spec itself when it has no short label)."""
+    """The page's name for an agent spec (the spec itself when it has no short label); a
+    named language model is its title and reasoning mode, e.g. ``GPT-4o mini (CoT)``."""
     name = spec.split(":", 1)[0]
-    return _CLASSIC[name][0] if name in _CLASSIC and spec == name else spec
+    if name in _CLASSIC and spec == name:
+        return _CLASSIC[name][0]
+    return _llm_label(spec) if "/" in spec else spec
+
+
+@functools.lru_cache(maxsize=256)
+def _llm_label(spec: str) -> str:
+    from agents.llm import ConfigError, load_opponents
+    from agents.specs import SpecError, parse_spec
+
+    try:
+        parsed = parse_spec(spec)
+        entry = load_opponents().find(parsed.provider or "", parsed.model or "")
+    except (ConfigError, SpecError):
+        return spec
+    reasoning = next((m for m in parsed.modes if m in REASONING_NAMES), "prompt")
+    short = {"prompt": "", "cot": "CoT", "sc-cot": "SC-CoT", "tot": "ToT"}[reasoning]
+    return f"{entry.name} ({short})" if short else entry.name
 
 
 _PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")

@@ -25,6 +25,7 @@ class RunningApp:
     url: str
     data_dir: Path
     log: Path
+    pid: int
 
     @property
     def store_path(self) -> Path:
@@ -38,12 +39,20 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(data_dir: Path, *, timeout: float = 90.0) -> Iterator[RunningApp]:
+def running_app(data_dir: Path, *, timeout: float = 90.0,
+                env: dict[str, str] | None = None) -> Iterator[RunningApp]:
+    """The app on a free port; ``env`` adds to (or, with a None value, removes from) its
+    environment, e.g. to point the LLM providers at a test server."""
     port = free_port()
     log = data_dir / "app.log"
-    env = {**os.environ, "ARENA_DATA_DIR": str(data_dir), "GRADIO_SERVER_NAME": "127.0.0.1",
-           "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False",
-           "PYTHONUNBUFFERED": "1"}
+    base = {**os.environ, "ARENA_DATA_DIR": str(data_dir), "GRADIO_SERVER_NAME": "127.0.0.1",
+            "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False",
+            "PYTHONUNBUFFERED": "1"}
+    for name, value in (env or {}).items():
+        base.pop(name, None)
+        if value is not None:
+            base[name] = value
+    env = base
     data_dir.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
         proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=out,
@@ -51,7 +60,7 @@ def running_app(data_dir: Path, *, timeout: float = 90.0) -> Iterator[RunningApp
     url = f"http://127.0.0.1:{port}/"
     try:
         _wait(url, proc, log, timeout)
-        yield RunningApp(url, data_dir, log)
+        yield RunningApp(url, data_dir, log, proc.pid)
     finally:
         proc.terminate()
         try:

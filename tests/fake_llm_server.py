@@ -59,6 +59,10 @@ class Request:
     headers: dict[str, str]
     body: dict[str, Any]
     at: float = field(default_factory=time.monotonic)
+    sent: list[float] = field(default_factory=list)
+    """Wall-clock time (time.time()) each streamed event was written."""
+    hung_up: float | None = None
+    """Wall-clock time the client closed the stream before its end (a cancelled call)."""
 
     @property
     def stream(self) -> bool:
@@ -309,7 +313,13 @@ def _handler(server: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 if reply.fault == "malformed" and i == 2:
                     data = "{ this is not json"
                 line = (f"event: {name}\n" if name else "") + f"data: {data}\n\n"
-                self._chunk(line.encode())
+                try:
+                    self._chunk(line.encode())
+                except OSError:  # the client hung up (a cancelled call)
+                    request.hung_up = time.time()
+                    self.close_connection = True
+                    return
+                request.sent.append(time.time())
                 if reply.gap:
                     time.sleep(reply.gap)
             self._chunk(b"")

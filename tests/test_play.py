@@ -345,11 +345,17 @@ def test_open_sessions_abandon_replaced_and_closed_games(store, person):
 
 
 def test_opponents_are_the_agents_that_fit_each_game():
-    assert [o.spec for o in opponents_for(get("connect_four"))] == ["mcts", "ismcts", "random"]
-    assert [o.spec for o in opponents_for(get("kuhn_poker"))] == ["ismcts", "random"]
-    assert "tit-for-tat" in [o.spec for o in opponents_for(get("iterated_prisoners_dilemma"))]
+    def classic(game_id):
+        return [o.spec for o in opponents_for(get(game_id)) if not o.llm]
+
+    assert classic("connect_four") == ["mcts", "random"]
+    assert classic("kuhn_poker") == ["ismcts", "random"]
+    assert "tit-for-tat" in classic("iterated_prisoners_dilemma")
     for game_id in GAME_IDS:
-        assert all(o.label and o.note for o in opponents_for(get(game_id)))
+        offered = opponents_for(get(game_id))
+        assert all(o.label and o.note for o in offered)
+        assert {o.spec.split("+")[0] for o in offered if o.llm} >= {
+            "openai/gpt-4o-mini", "anthropic/claude-sonnet-4-5", "local/smollm2-135m"}
 
 
 def test_bad_choices_are_refused_with_what_is_allowed(person):

@@ -14,7 +14,6 @@ rejected answer and the message sent back (``prompt.retry``).
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import random
 import threading
@@ -28,7 +27,7 @@ from agents.llm.chat import Chat
 from agents.llm.config import Opponent
 from agents.llm.events import EventSink, LLMEvent, emitter
 from agents.llm.usage import Usage, cost
-from renderers import renderer
+from renderers import png, renderer
 
 SAMPLE_TEMPERATURE = 0.7
 _NO_ANSWER = ("api_error", "timeout", "cancelled")
@@ -128,14 +127,12 @@ class LLMAgent:
         draw = getattr(renderer(view.game.id), "image", None)
         if draw is None:
             return None, "this game's renderer draws no image yet"
-        try:
-            picture = draw(view.state, view.seat)
-            buffer = io.BytesIO()
-            picture.convert("RGB").save(buffer, format="PNG")
+        try:  # the seat's board, encoded as the page encodes the one the person sees
+            encoded = png(draw(view.state, view.seat))
         except Exception as err:  # a drawing bug must not cost the model its move
             _log.warning("no board image for %s: %s", view.game.id, err)
             return None, f"the board image failed: {type(err).__name__}"
-        return buffer.getvalue(), "sent"
+        return encoded, "sent"
 
     def _spent(self, calls: list[CallRecord], seconds: float) -> Usage:
         prompt_tokens = sum(c.prompt_tokens for c in calls)
