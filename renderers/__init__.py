@@ -71,3 +71,10 @@ def click_target(game_id: str, state: pyspiel.State, seat: int, x: float, y: flo
     """The click target at (x, y) of ``seat``'s image, or None (also for games without one)."""
     hit = getattr(renderer(game_id), "hit_test", None)
     return hit(state, seat, x, y, selection=tuple(selection)) if hit is not None else None
+
+
+def seat_label(game_id: str, seat: int) -> str:
+    """How ``game_id``'s texts name ``seat`` (``player 3``, ``pirate 4``); ``seat N`` (from 1)
+    for games whose renderer does not say."""
+    name = getattr(renderer(game_id), "seat_label", None)
+    return name(seat) if name is not None else f"seat {seat + 1}"

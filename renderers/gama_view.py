@@ -15,7 +15,7 @@ import io
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import pyspiel
@@ -26,7 +26,7 @@ from PIL import Image
 from agents.base import SeatView
 from games import registry
 from games.gama import scoring
-from games.gama.common import number_text
+from games.gama.common import number_text, player_name
 
 WIDTH, HEIGHT, DPI = 8.0, 4.2, 100
 
@@ -181,7 +181,18 @@ class GamaView:
 
     def image(self, state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
               targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-        return draw(self.plot(state, seat))
+        """The plot of the rounds so far; its title names the seat whose view it is."""
+        plot = self.plot(state, seat)
+        return draw(replace(plot, title=f"{plot.title} (you: {self.seat_label(seat)})"))
+
+    def hit_test(self, state: pyspiel.State, seat: int, x: float, y: float, *,
+                 selection: Sequence[str] = ()) -> str | None:
+        """Nothing on the plot is a move: decisions go through :meth:`control`."""
+        return None
+
+    def seat_label(self, seat: int) -> str:
+        """How the game's texts name ``seat`` (``player 3``, ``pirate 4``, ``player_3``)."""
+        return player_name(seat)
 
     def rules(self, state: pyspiel.State) -> str:
         spec = registry.get(self.game_id)

@@ -93,23 +93,40 @@ def test_without_consent_the_session_is_stored_not_for_research(store):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_game_plays_to_the_end_through_the_page_paths(game_id, store, person):
-    """Clicks on board games (via the renderer's centres), buttons or the list on tables."""
+    """Clicks on board games (at the renderer's centres, or on the hit-test's targets where
+    the renderer has no centres), buttons or the list on tables, the number field and the
+    proposal form in GAMA-Bench's games."""
     session = PlaySession(game_id, "random", person=person, seat="second", store=store, seed=5)
     session.run_agents()
     rng = np.random.default_rng(1)
-    clicked = hasattr(renderer(game_id), "centres")
+    module = renderer(game_id)
     steps = 0
     while not session.over:
         screen = session.screen()
         assert screen.your_turn and screen.image.mode == "RGB"
-        move = session.legal()[int(rng.integers(len(session.legal())))]
-        if clicked:
-            for target in move.path:
-                session.click(*_centre(session, target))
+        legal = session.legal()
+        move = legal[int(rng.integers(len(legal)))]
+        table = screen.table
+        if table is not None and table.plan:
+            shares = [0] * len(table.plan)
+            assert session.play_plan(shares).startswith("You proposed: ")
+        elif hasattr(module, "centres") or get(game_id).board == "grid":
+            clicks = 0
+            while session.your_turn and clicks < len(move.path):
+                target = move.path[clicks]  # a move may be fixed by fewer clicks than its path
+                if hasattr(module, "centres"):
+                    session.click(*_centre(session, target))
+                else:
+                    session.click_target(target)
+                clicks += 1
+            same = {m.label for m in legal if m.path[:clicks] == move.path[:clicks]}
+            assert session.notice in {f"You played {label}." for label in same}, session.notice
+        elif table is not None and table.control.kind == "number":
+            assert not screen.buttons and not screen.menu
+            assert session.play_number(move.action) == f"You played {move.label}."
         else:
             assert move.label in screen.buttons + screen.menu
-            session.play_label(move.label)
-        assert session.notice == f"You played {move.label}.", session.notice
+            assert session.play_label(move.label) == f"You played {move.label}."
         session.run_agents()
         steps += 1
         assert steps < 500
@@ -345,9 +362,11 @@ def test_open_sessions_abandon_replaced_and_closed_games(store, person):
 
 
 def test_opponents_are_the_agents_that_fit_each_game():
-    assert [o.spec for o in opponents_for(get("connect_four"))] == ["mcts", "ismcts", "random"]
+    assert [o.spec for o in opponents_for(get("connect_four"))] == ["mcts", "random"]
     assert [o.spec for o in opponents_for(get("kuhn_poker"))] == ["ismcts", "random"]
     assert "tit-for-tat" in [o.spec for o in opponents_for(get("iterated_prisoners_dilemma"))]
+    assert [o.spec for o in opponents_for(get("guess_2_3"))] == ["equilibrium", "adaptive",
+                                                                  "random"]
     for game_id in GAME_IDS:
         assert all(o.label and o.note for o in opponents_for(get(game_id)))
 
