@@ -40,18 +40,10 @@ from PIL import Image
 from agents.base import Agent
 from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
-from games.actions import (
-    ActionId,
-    Click,
-    LegalMove,
-    MoveError,
-    NeedsMore,
-    Proposal,
-    Text,
-    resolve,
-)
+from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
 from renderers import click_target, image_view, renderer, seat_label, text_view
 from sessions import gama_screen
+from sessions.clicks import Selection
 from sessions.engine import FailurePolicy
 from sessions.match import Match, NotYourTurn
 from sessions.players import SEAT_CHOICES, Person, opponent_label
@@ -103,13 +95,6 @@ class Screen:
 # --- the session ----------------------------------------------------------------------------
 
 
-@dataclass
-class _Clicks:
-    selection: tuple[str, ...] = ()
-    targets: tuple[str, ...] = ()
-    last: tuple[str, ...] | None = None
-
-
 class PlaySession:
     """One game between a person and agents, with the page's selection and notices."""
 
@@ -133,7 +118,7 @@ class PlaySession:
         self.store = store
         self.policy = policy or (FailurePolicy() if players == 2 else TABLE_POLICY)
         self.notice = ""
-        self._clicks = _Clicks()
+        self._clicks = Selection()
         self.agents = AgentSeats(self.match, {
             s: build_agent(parse_spec(info.spec), self.spec, self.match.record.params,
                            seed=seat_seed(self.seed, s, info.spec))
@@ -168,7 +153,7 @@ class PlaySession:
 
     @property
     def selection(self) -> tuple[str, ...]:
-        return self._clicks.selection
+        return self._clicks.path
 
     @property
     def targets(self) -> tuple[str, ...]:
@@ -197,7 +182,7 @@ class PlaySession:
 
     def image(self) -> Image.Image:
         c = self._clicks
-        return image_view(self.spec.id, self.match.state, self.human, selection=c.selection,
+        return image_view(self.spec.id, self.match.state, self.human, selection=c.path,
                           targets=c.targets, last=c.last)
 
     def text(self) -> str:
@@ -319,7 +304,7 @@ class PlaySession:
             if refusal:
                 return self._say(refusal)
             target = click_target(self.spec.id, self.match.state, self.human, x, y,
-                                  selection=self._clicks.selection)
+                                  selection=self._clicks.path)
             if target is None:
                 where = ("Use the move buttons below the table, or type a move."
                          if self.spec.board == "table" else
@@ -379,7 +364,7 @@ class PlaySession:
             if self.over:
                 return self._say("The game is already over.")
             self.match.forfeit(self.human, "resigned")
-            self._clicks.selection, self._clicks.targets = (), ()
+            self._clicks.path, self._clicks.targets = (), ()
             self._store_if_over()
             return self._say("You resigned.")
 
@@ -465,47 +450,14 @@ class PlaySession:
         return bool(failures)
 
     def _click(self, target: str) -> str:
-        """Extend the selection by ``target`` if that leads to a move (a Santorini worker may
-        build where it stood); else a selected target clicked again cancels back to it."""
-        clicks = self._clicks
-        path = (*clicks.selection, target)
-        try:
-            move = resolve(self.spec, self.match.state, self.human, Click(path=path))
-        except NeedsMore as more:
-            clicks.selection, clicks.targets = path, tuple(more.options)
-            return self._say(f"{' then '.join(path)} selected: click a highlighted square, "
-                             f"or {target} again to cancel.")
-        except MoveError:
-            return self._not_a_move(target)
+        path = (*self._clicks.path, target)
+        move = self._clicks.click(self.spec, self.match.state, self.human, target)
+        if isinstance(move, str):
+            return self._say(move)
         return self._play(ActionId(action=move.action), "click " + " ".join(path), "click")
 
-    def _not_a_move(self, target: str) -> str:
-        clicks = self._clicks
-        if target in clicks.selection:
-            clicks.selection = clicks.selection[: clicks.selection.index(target)]
-            clicks.targets = self._next_targets(clicks.selection)
-            return self._say("Selection cleared." if not clicks.selection
-                             else f"Back to {' then '.join(clicks.selection)}.")
-        if clicks.selection and self._next_targets((target,)):
-            clicks.selection, clicks.targets = (target,), self._next_targets((target,))
-            return self._say(f"{target} selected: click a highlighted square, or {target} "
-                             "again to cancel.")
-        after = f" after {' then '.join(clicks.selection)}" if clicks.selection else ""
-        return self._say(f"{target} is not a legal move{after}.")
-
-    def _next_targets(self, path: tuple[str, ...]) -> tuple[str, ...]:
-        if not path:
-            return ()
-        try:
-            resolve(self.spec, self.match.state, self.human, Click(path=path))
-        except NeedsMore as more:
-            return tuple(more.options)
-        except MoveError:
-            return ()
-        return ()
-
     def _played(self, move: LegalMove) -> None:
-        self._clicks = _Clicks(last=move.path)
+        self._clicks = Selection(last=move.path)
         self.agents.forget_streams()
         self._store_if_over()
 
