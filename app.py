@@ -64,7 +64,7 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
 def show_table(table: gama_screen.TableScreen | None) -> list[Any]:
     """Updates for the GAMA table panel, in the order build_table_view lists them."""
     if table is None:
-        return [gr.update(visible=False)] + [gr.skip()] * (SHARES + 8)
+        return [gr.update(visible=False)] + [gr.skip()] * (SHARES + 7)
     c, plan = table.control, dict(enumerate(table.plan))
     number = c.kind == "number" and not plan
     seats = " · ".join(f"**{seat}: you**" if who == "you" else f"{seat}: {who}"
@@ -453,8 +453,8 @@ def build_table_setup() -> dict[str, Any]:
             rounds = gr.Number(20, label="Rounds", precision=0, min_width=90,
                                elem_id="table-rounds")
         seat = gr.Dropdown([], label="Your seat", elem_id="table-seat")
-        with gr.Accordion("Agents at the other seats", open=False):
-            agents = [gr.Dropdown([], visible=False, min_width=140,
+        with gr.Accordion("Agents at the other seats", open=True), gr.Row():
+            agents = [gr.Dropdown([], visible=False, min_width=150,
                                   elem_id=f"table-agent-{i}") for i in range(SHARES)]
         begin = gr.Button("Start", variant="primary", elem_id="start-table")
     return {"box": box, "count": count, "rounds": rounds, "seat": seat, "agents": agents,

@@ -284,6 +284,7 @@ def draw(plot: Plot) -> Image.Image:
         bars = axes.bar(range(len(labels)), [b[1] for b in plot.bars],
                         color=[b[2] for b in plot.bars])
         axes.bar_label(bars, fmt="%g", fontsize=8)
+        axes.set_ylim(0, max(1.0, *(b[1] for b in plot.bars)) * 1.12)  # all zero: not ±0.05
         axes.set_xticks(range(len(labels)), labels, fontsize=8)
     else:
         for series in plot.lines:  # a round the seat did not learn leaves a gap

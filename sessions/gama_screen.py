@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import pyspiel
+
 from games import registry
 from renderers import renderer, seat_label
 from renderers.gama_view import Control
@@ -83,6 +85,15 @@ def table_screen(session: PlaySession) -> TableScreen:
     standing = " ".join(part for part in (f"{where}." if where else "", told) if part)
     summary = _summary(session) if record.outcome == "normal" else None
     return TableScreen(seats, control, plan, headers, rows, standing, summary)
+
+
+def number_field(game_id: str, state: pyspiel.State, seat: int) -> str | None:
+    """What the number field takes now, in words (``your number: a whole number from 0 to
+    100``), or None when the decision is not a number."""
+    control = renderer(game_id).control(state, seat) if is_table(game_id) else None
+    if control is None or control.kind != "number":
+        return None
+    return f"{control.label.lower()}: a whole number from {control.minimum} to {control.maximum}"
 
 
 def _summary(session: PlaySession) -> tuple[list[str], list[list[str]]]:

@@ -318,16 +318,27 @@ class PlaySession:
             refusal = self._refusal()
             return self._say(refusal) if refusal else self._click(target)
 
-    def play_text(self, text: str, *, source: str = "typed") -> str:
+    def play_text(self, text: str) -> str:
         """A typed move, read like an LLM answer; a rejection is recorded as an attempt."""
-        return self._play(Text(text=text, source="typed"), None, source)
+        return self._play(Text(text=text, source="typed"), None, "typed")
 
     def play_number(self, value: float | None) -> str:
-        """The number field: read by the adapter like a typed number, so a number out of the
-        allowed range is refused with the range."""
-        if value is None:
-            return self._say("Enter a number first.")
-        return self.play_text(_number(float(value)), source="number")
+        """The number field: read by the adapter like a typed number (a refusal is recorded
+        as an attempt); a number out of the field's range is refused with the range."""
+        with self._lock:
+            if value is None:
+                return self._say("Enter a number first.")
+            shown = f"{float(value):g}"
+            try:
+                move = self.submit(Text(text=shown), raw=shown, meta={"input": "number"})
+            except NotYourTurn as err:
+                return self._say(str(err))
+            except MoveError as err:
+                field = gama_screen.number_field(self.spec.id, self.match.state, self.human)
+                if field is None:
+                    return self._say(str(err))
+                return self._say(f"{shown} is not allowed: {field}.")
+            return self._say(f"You played {move.label}.")
 
     def play_label(self, label: str) -> str:
         """A move button or list entry: the label of one legal move."""
