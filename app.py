@@ -72,7 +72,8 @@ def show_table(table: gama_screen.TableScreen | None) -> list[Any]:
     shares = [gr.update(visible=i in plan, **_share(plan.get(i))) for i in range(SHARES)]
     summary = table.summary or ([], [])
     return [
-        gr.update(visible=True), f"**At the table:** {seats}", table.standing,
+        gr.update(visible=True), f"**At the table:** {seats}",
+        table.standing + (f"  \n**{c.label}**" if c.kind == "choice" else ""),
         gr.update(visible=number),
         gr.update(label=c.label, info=f"a whole number from {c.minimum} to {c.maximum}")
         if number else gr.skip(),

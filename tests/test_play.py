@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -450,3 +451,42 @@ def test_reasoning_in_hidden_information_games_is_shown_only_after_the_game(pers
     assert session.reasoning() == "" and session.screen().reasoning == ""
     session.play_label("pass")  # fold
     assert session.over and session.reasoning() == "I hold the king, so I bet."
+
+
+class Announcer:
+    """An agent that streams which move it is about to play, then plays it."""
+
+    on_event = None
+
+    def act(self, view, *, feedback=None):
+        move = view.legal[-1]
+        self.on_event("reasoning", f"I will play {move.label}.")
+        return Decision(ActionId(action=move.action), raw=move.label,
+                        reasoning=f"I will play {move.label}.")
+
+
+def test_reasoning_never_tells_the_person_a_choice_of_the_round_they_are_deciding(person):
+    session = PlaySession("iterated_prisoners_dilemma", "random", person=person, seed=2,
+                          build_agent=lambda *a, **k: Announcer())
+    session.run_agents()
+    while session.agents.busy():  # the agent answers while the person thinks
+        time.sleep(0.01)
+    assert session.agents.streamed([1]) == "I will play defect."
+    assert session.your_turn and session.record.moves == []
+    assert session.reasoning() == ""  # the agent has chosen, but the person has not
+    session.play_label("cooperate")
+    session.run_agents()
+    assert session.reasoning() == "I will play defect."  # the round is over: moves are public
+
+
+def test_reasoning_in_sealed_rounds_waits_for_the_end(person):
+    session = PlaySession("guess_2_3", "random", person=person, seed=2,
+                          params={"num_rounds": 2}, build_agent=lambda *a, **k: Announcer())
+    session.run_agents()
+    for _ in range(2):
+        while session.agents.busy():
+            time.sleep(0.01)
+        assert session.reasoning() == "" and session.screen().reasoning == ""
+        session.play_number(10)
+        session.run_agents()
+    assert session.over and session.reasoning().startswith("I will play choose 100.")
