@@ -176,8 +176,8 @@ def decide(session: PlaySession | None, number: float | None) -> list[Any]:
 
 
 def propose(session: PlaySession | None, *shares: float | None) -> list[Any]:
-    if session is not None:
-        session.play_plan(shares[: len(session.screen(image=False).table.plan)])
+    if session is not None:  # the form has a field for every pirate a table may hold
+        session.play_plan(shares[: len(gama_screen.plan_fields(session))])
     return show(session)
 
 
@@ -187,8 +187,8 @@ def start_table(game_id: str, seat: str, count: float | None, rounds: float | No
         params = gama_screen.table_params(game_id, count, rounds)
     except ValueError as err:
         raise gr.Error(str(err)) from None
-    count = params.get("num_players", len(agents) + 1)
-    return start(game_id, list(agents[: count - 1]), seat, profile, request, params)
+    seats = params.get("num_players", len(agents) + 1)
+    return start(game_id, list(agents[: seats - 1]), seat, profile, request, params)
 
 
 def choose_table(game_id: str) -> list[Any]:
@@ -209,15 +209,16 @@ def arrange_table(game_id: str, count: float | None, seat: str | None,
     """Seat choices and one agent picker per other seat, named as the game names seats; a
     picker keeps its agent if it may sit at this game, else gets the default mix."""
     count = max(2, min(MAX_PLAYERS, int(count or 2)))
-    chosen = seat if seat == "random" or (seat or "x").isdigit() and int(seat) < count else "0"
-    setup = gama_screen.table_setup(game_id, count, None if chosen == "random" else int(chosen))
+    if seat != "random" and not (seat and seat.isdigit() and int(seat) < count):
+        seat = "0"
+    setup = gama_screen.table_setup(game_id, count, None if seat == "random" else int(seat))
     allowed = {spec for _, spec in setup.agents}
     pickers = [gr.update(visible=i < count - 1, choices=setup.agents,
                          label=setup.others[i] if i < count - 1 else "agent",
                          value=agents[i] if agents[i] in allowed else
                          setup.defaults[i % len(setup.defaults)])
                for i in range(SHARES)]
-    return [gr.update(choices=setup.seat_choices, value=chosen), *pickers]
+    return [gr.update(choices=setup.seat_choices, value=seat), *pickers]
 
 
 def choose_game(game_id: str) -> tuple[Any, ...]:

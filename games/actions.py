@@ -177,16 +177,17 @@ class _LegalTable:
         return self._aliases
 
 
-_TABLES: OrderedDict[tuple[str, int, str, str, int], _LegalTable] = OrderedDict()
+_TABLES: OrderedDict[tuple[str, int, str, str, str, int], _LegalTable] = OrderedDict()
 _TABLES_LOCK = threading.Lock()
 _TABLES_KEPT = 64
 
 
 def _table(spec: GameSpec, state: pyspiel.State, player: int) -> _LegalTable:
-    """The legal-move table, cached by game object (and its parameters), history and seat:
-    an OpenSpiel state is determined by its game and its history."""
+    """The legal-move table, cached by game object (and its parameters), history, position
+    and seat. The history alone does not fix the state: Santorini and Hive positions are set
+    up directly, all with an empty history (the key never leaves this process)."""
     game = state.get_game()
-    key = (spec.id, id(game), str(game), state.history_str(), player)
+    key = (spec.id, id(game), str(game), state.history_str(), str(state), player)
     with _TABLES_LOCK:
         table = _TABLES.get(key)
         if table is not None:

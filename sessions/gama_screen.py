@@ -77,14 +77,22 @@ def table_screen(session: PlaySession) -> TableScreen:
                   for s, info in enumerate(record.seats))
     control = view.control(state, seat) if session.your_turn else Control(
         "wait", session.status())
-    fields = getattr(view, "plan_fields", None)
-    plan = tuple(fields(state, seat)) if fields and control.kind == "number" else ()
+    plan = tuple(plan_fields(session)) if control.kind == "number" else ()
     headers, rows = view.table(state, seat)
     told = view.VIEW.standing(state, seat)
     where = "" if state.is_terminal() else view.VIEW.progress(state)
     standing = " ".join(part for part in (f"{where}." if where else "", told) if part)
     summary = _summary(session) if record.outcome == "normal" else None
     return TableScreen(seats, control, plan, headers, rows, standing, summary)
+
+
+def plan_fields(session: PlaySession) -> list[tuple[str, int | None]]:
+    """The proposal form's fields when the person writes a whole plan (Pirate Game's
+    ``plan_fields``), else none."""
+    fields = getattr(renderer(session.spec.id), "plan_fields", None)
+    if fields is None or not session.your_turn:
+        return []
+    return list(fields(session.match.state, session.human))
 
 
 def number_field(game_id: str, state: pyspiel.State, seat: int) -> str | None:
@@ -97,11 +105,12 @@ def number_field(game_id: str, state: pyspiel.State, seat: int) -> str | None:
 
 
 def _summary(session: PlaySession) -> tuple[list[str], list[list[str]]]:
+    """session_summary with seats named as the game names them and agents as the page does."""
     headers, rows = session_summary(session.record)
     named = []
     for row in rows:
         seat = int(row[0])
-        who = "you" if seat == session.human else row[1]
+        who = "you" if seat == session.human else opponent_label(session.record.seats[seat].spec)
         named.append([seat_label(session.spec.id, seat), who, *row[2:]])
     return headers, named
 

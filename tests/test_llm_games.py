@@ -44,11 +44,12 @@ def fake(monkeypatch):
 
 
 def play(game_id: str, specs: list[str], *, seed: int = 3,
-         policy: FailurePolicy = FailurePolicy(), **options) -> MatchRecord:
+         policy: FailurePolicy = FailurePolicy(), params: dict | None = None,
+         **options) -> MatchRecord:
     spec = registry.get(game_id)
     parsed = [parse_spec(s) for s in specs]
     seats = [SeatRecord(kind=p.kind, spec=p.text, entity=p.entity) for p in parsed]
-    match = Match(game_id, seats, seed=seed)
+    match = Match(game_id, seats, seed=seed, params=params)
     agents = [make_agent(p, spec, match.record.params, seed=seed + i, **options)
               for i, p in enumerate(parsed)]
     return play_match(match, agents, policy=policy)
@@ -105,8 +106,15 @@ def test_structured_requests_constrain_the_move_to_the_legal_labels(fake):
 
 @pytest.mark.parametrize("game", [g.id for g in all_games()])
 def test_llm_against_llm_on_every_game(fake, game):
+    """Two-player games: one model against the other; GAMA-Bench's tables: three seats, the
+    models in turn, two rounds (the engine is the same at ten seats, only slower)."""
     fake.responder = random_legal(7)
-    record = play(game, ["openai/gpt-4o-mini", "compat/qwen2.5:7b+json"])
+    models = ["openai/gpt-4o-mini", "compat/qwen2.5:7b+json"]
+    defaults = registry.get(game).params()
+    params = {name: value for name, value in (("num_players", 3), ("num_rounds", 2))
+              if name in defaults} if "num_players" in defaults else None
+    seats = (params or {}).get("num_players", 2)
+    record = play(game, [models[i % 2] for i in range(seats)], params=params)
     assert record.outcome == "normal", record.end_reason
     assert replay(record).is_terminal()
     assert all(not m.rejected for m in record.moves)
