@@ -207,8 +207,8 @@ class PlaySession:
             return f"{self._names(busy)} {_be(busy)} thinking… {seconds:.0f} s"
         if self.your_turn:
             return "Your turn."
-        waiting = ", ".join(self.seat_name(s) for s in self.match.to_move())
-        return f"Waiting for {waiting}." if waiting else ""
+        waiting = self.match.to_move()
+        return f"Waiting for {self._names(waiting)}." if waiting else ""
 
     def result(self) -> str:
         """How the game ended, from the person's side ('' while it runs)."""
