@@ -306,10 +306,7 @@ class PlaySession:
             target = click_target(self.spec.id, self.match.state, self.human, x, y,
                                   selection=self._clicks.path)
             if target is None:
-                where = ("Use the move buttons below the table, or type a move."
-                         if self.spec.board == "table" else
-                         "That spot is not on the board: click a square.")
-                return self._say(where)
+                return self._say(self._off_target())
             return self._click(target)
 
     def click_target(self, target: str) -> str:
@@ -445,6 +442,13 @@ class PlaySession:
                 return "Your choice for this round is in: waiting for the other players."
             return "It is not your turn."
         return ""
+
+    def _off_target(self) -> str:
+        if gama_screen.is_table(self.spec.id):
+            return "The plot only shows the rounds so far: decide with the input below it."
+        if self.spec.board == "table":
+            return "Use the move buttons below the table, or type a move."
+        return "That spot is not on the board: click a square."
 
     def _names(self, seats: Sequence[int]) -> str:
         if len(seats) > 2:

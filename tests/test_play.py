@@ -164,6 +164,16 @@ def test_clicks_on_a_table_game_point_to_the_buttons(person):
     assert sorted(session.screen().buttons) == ["bet", "pass"]
 
 
+def test_a_click_on_a_gama_plot_points_to_the_input_below(person):
+    session = PlaySession("guess_2_3", "random", person=person, seed=2)
+    session.run_agents()
+    before = _snapshot(session)
+    assert "decide with the input below" in session.click(300, 200)
+    assert _snapshot(session) == before
+    screen = session.screen(image=False)
+    assert screen.table.control.kind == "number" and screen.buttons == screen.menu == []
+
+
 def test_negotiation_offers_a_list_instead_of_a_hundred_buttons(person):
     session = PlaySession("negotiation", "random", person=person, seed=2)
     session.run_agents()
