@@ -4,8 +4,9 @@ Per-user state: the game in progress is a ``gr.State`` (a sessions.play.PlaySess
 anonymous player id, consent and display name are a ``gr.BrowserState``; API keys typed for
 language models are a ``gr.State`` (sessions.llm_page.Keyring: server memory only, never
 sent back to the page). Completed sessions go to the store at $ARENA_DATA_DIR/arena.sqlite3.
-API (for gradio_client): /new_game, /move, /click, /resign, /state, /set_key, /thinking,
-/end_game; see the README.
+API (for gradio_client): /new_game, /move, /click, /plan, /resign, /state, /set_key,
+/thinking, /end_game; see the README. GAMA-Bench's games (a person among N-1 agents) get
+their own setup and table panel: build_table_setup, build_table_view.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ from typing import Any
 
 import gradio as gr
 
+from games.gama.common import MAX_PLAYERS
 from games.registry import get
-from sessions import llm_page, llm_panel_html, players, replays
+from sessions import gama_screen, llm_page, llm_panel_html, players, replays
 from sessions.llm_page import Keyring
 from sessions.play import MAX_BUTTONS, OpenSessions, PlaySession
 from sessions.store import Store
 
 BUTTONS = MAX_BUTTONS
+SHARES = MAX_PLAYERS - 1  # Pirate Game's proposal form: one field per pirate below you
 OPEN = OpenSessions()  # weak index: browser session id -> its game, to record closed tabs
 CONSENT_TEXT = """### May we keep your games for research?
 This arena compares people, language models and classic game programs. With your consent,
@@ -52,7 +55,8 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
     """Updates for the Play tab's outputs, in the order build_play lists them."""
     if session is None:
         return [None, "Pick a game and an opponent, then press **Start**.", "", "", ""] + [
-            gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 3
+            gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 3 + \
+            show_table(None)
     s = session.screen(image=image)
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
@@ -64,17 +68,49 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
         gr.update(visible=not s.over), gr.update(visible=s.over), gr.update(visible=s.over),
         gr.update(value=s.reasoning, visible=(bool(s.reasoning) or s.thinking)
                   and llm_page.panel_of(session) is None),  # LLM seats: the thinking panel
-        gr.update(visible=not s.over), gr.update(visible=s.thinking),
+        gr.update(visible=not s.over), gr.update(visible=s.thinking), *show_table(s.table),
     ]
 
 
+def show_table(table: gama_screen.TableScreen | None) -> list[Any]:
+    """Updates for the GAMA table panel, in the order build_table_view lists them."""
+    if table is None:
+        return [gr.update(visible=False)] + [gr.skip()] * (SHARES + 7)
+    c, plan = table.control, dict(enumerate(table.plan))
+    number = c.kind == "number" and not plan
+    seats = " · ".join(f"**{seat}: you**" if who == "you" else f"{seat}: {who}"
+                       for seat, who in table.seats)
+    shares = [gr.update(visible=i in plan, **_share(plan.get(i))) for i in range(SHARES)]
+    summary = table.summary or ([], [])
+    return [
+        gr.update(visible=True), f"**At the table:** {seats}",
+        table.standing + (f"  \n**{c.label}**" if c.kind == "choice" else ""),
+        gr.update(visible=number),
+        gr.update(label=c.label, info=f"a whole number from {c.minimum} to {c.maximum}")
+        if number else gr.skip(),
+        gr.update(visible=bool(plan)), *shares,
+        {"headers": table.headers, "data": table.rows},
+        gr.update(value={"headers": summary[0], "data": summary[1]},
+                  visible=table.summary is not None),
+    ]
+
+
+def _share(field: tuple[str, int | None] | None) -> dict[str, Any]:
+    """A proposal-form field: its pirate, and the share already set (then not editable)."""
+    if field is None:
+        return {}
+    pirate, fixed = field
+    return {"label": pirate, "interactive": fixed is None,
+            **({"value": fixed} if fixed is not None else {})}
+
+
 def start(game_id: str, opponent: str | list[str], seat: str, profile: dict, reasoning: str,
-          keyring: Keyring, request: gr.Request) -> tuple[Any, ...]:
+          keyring: Keyring, request: gr.Request, params: dict | None = None) -> tuple[Any, ...]:
     seating = llm_page.Seating(keyring)  # LLM seats get the tab's key and the thinking panel
     try:
         session = PlaySession(game_id, llm_page.with_reasoning(opponent, reasoning),
                               person=players.profile_person(profile), seat=seat, store=store(),
-                              build_agent=seating.build)
+                              build_agent=seating.build, params=params)
     except (ValueError, KeyError) as err:
         raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
     seating.attach(session)
@@ -101,7 +137,7 @@ def again(profile: dict, session: PlaySession | None, swap: bool, keyring: Keyri
     opponents = [s.spec for i, s in enumerate(session.record.seats) if i != session.human]
     choice = players.SEAT_CHOICES[seat] if seat < 2 else str(seat)
     fresh, *updates = start(session.spec.id, opponents[0] if count == 2 else opponents,
-                            choice, profile, "", keyring, request)
+                            choice, profile, "", keyring, request, session.params)
     return fresh, gr.update(value=choice if choice in players.SEAT_CHOICES else "random"), *updates
 
 
@@ -113,7 +149,7 @@ def advance(session: PlaySession | None):  # noqa: ANN201 - a generator of page 
     if session and (len(session.record.moves), session.record.outcome) != before:
         yield show(session)
     else:  # nothing moved: leave the page as it is (a generator must yield something)
-        yield [gr.skip()] * (BUTTONS + 13)
+        yield [gr.skip()] * len(show(None))
 
 
 def on_click(session: PlaySession | None, evt: gr.SelectData) -> list[Any]:
@@ -199,6 +235,60 @@ def watch_llm(session: PlaySession | None) -> Iterator[Any]:
         return
     for drawn in panel.frames(session, poll=0.1):
         yield gr.update(value=drawn, visible=True)
+
+
+def decide(session: PlaySession | None, number: float | None) -> list[Any]:
+    if session is not None:
+        session.play_number(number)
+    return show(session)
+
+
+def propose(session: PlaySession | None, *shares: float | None) -> list[Any]:
+    if session is not None:  # the form has a field for every pirate a table may hold
+        session.play_plan(shares[: len(gama_screen.plan_fields(session))])
+    return show(session)
+
+
+def start_table(game_id: str, seat: str, count: float | None, rounds: float | None,
+                profile: dict, keyring: Keyring, request: gr.Request,
+                *agents: str) -> tuple[Any, ...]:
+    try:
+        params = gama_screen.table_params(game_id, count, rounds)
+    except ValueError as err:
+        raise gr.Error(str(err)) from None
+    seats = params.get("num_players", len(agents) + 1)
+    return start(game_id, list(agents[: seats - 1]), seat, profile, "", keyring, request,
+                 params)
+
+
+def choose_table(game_id: str) -> list[Any]:
+    """Show the table setup for GAMA-Bench's games, the one-opponent setup for the others."""
+    table = gama_screen.is_table(game_id)
+    duel = [gr.update(visible=not table)] * 4  # opponent, its note, seat, start
+    if not table:
+        return [*duel, gr.update(visible=False)] + [gr.skip()] * (SHARES + 3)
+    defaults = get(game_id).params()
+    count, rounds = int(defaults["num_players"]), defaults.get("num_rounds")
+    return [*duel, gr.update(visible=True), count,
+            gr.update(value=rounds, visible=rounds is not None),
+            *arrange_table(game_id, count, "0", *([None] * SHARES))]
+
+
+def arrange_table(game_id: str, count: float | None, seat: str | None,
+                  *agents: str | None) -> list[Any]:
+    """Seat choices and one agent picker per other seat, named as the game names seats; a
+    picker keeps its agent if it may sit at this game, else gets the default mix."""
+    count = max(2, min(MAX_PLAYERS, int(count or 2)))
+    if seat != "random" and not (seat and seat.isdigit() and int(seat) < count):
+        seat = "0"
+    setup = gama_screen.table_setup(game_id, count, None if seat == "random" else int(seat))
+    allowed = {spec for _, spec in setup.agents}
+    pickers = [gr.update(visible=i < count - 1, choices=setup.agents,
+                         label=setup.others[i] if i < count - 1 else "agent",
+                         value=agents[i] if agents[i] in allowed else
+                         setup.defaults[i % len(setup.defaults)])
+               for i in range(SHARES)]
+    return [gr.update(choices=setup.seat_choices, value=seat), *pickers]
 
 
 def choose_game(game_id: str) -> tuple[Any, ...]:
@@ -310,6 +400,15 @@ def api_click(session: PlaySession | None, x: float, y: float) -> dict:
     return api_act(session, "click", x, y)
 
 
+def api_plan(session: PlaySession | None, shares: str) -> dict:
+    """Pirate Game: propose a whole plan (golds for each pirate below you, e.g. "0 1 0 1")."""
+    try:
+        plan = gama_screen.parse_plan(shares)
+    except ValueError as err:
+        raise gr.Error(str(err)) from None
+    return api_act(session, "play_plan", plan)
+
+
 def api_resign(session: PlaySession | None) -> dict:
     return api_act(session, "resign")
 
@@ -398,6 +497,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
             seat = gr.Radio(list(players.SEAT_CHOICES), value="first", label="Your seat",
                             elem_id="seat")
             start_button = gr.Button("Start", variant="primary", elem_id="start")
+            table_setup = build_table_setup()
         with gr.Column(scale=2, min_width=360):
             status = gr.Markdown(elem_id="status")
             board = gr.Image(interactive=False, type="pil", format="png", show_label=False,
@@ -410,6 +510,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                 menu = gr.Dropdown([], label="Your move", visible=False, filterable=True,
                                    elem_id="menu", scale=3)
                 menu_play = gr.Button("Play", visible=False, scale=1)
+            table_view = build_table_view()
             with gr.Row(visible=False) as typing:
                 text = gr.Textbox(label="Type a move", elem_id="typed", scale=3)
                 text_play = gr.Button("Play typed move", scale=1)
@@ -433,7 +534,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                 view = gr.Textbox(show_label=False, lines=8, interactive=False,
                                   elem_id="board-text")
     outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
-               again_button, swap_button, said, typing, stop_button]
+               again_button, swap_button, said, typing, stop_button, *table_view["outputs"]]
     # The page shows its own "thinking…" status: no progress overlay over the board.
     private = {"api_visibility": "private", "show_progress": "hidden"}
     game.change(choose_game, game, [about, rules, opponent, text], **private)
@@ -463,7 +564,76 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     for button, handler in ((again_button, play_again), (swap_button, swap_seats)):
         then_agents(button.click(handler, [profile, session, keyring],
                                  [session, seat, *outputs], **private))
+    wire_table(table_setup, table_view, game, [opponent, opponent_note, seat, start_button],
+               profile, keyring, session, outputs, then_agents)
     return game, about, rules, opponent, text
+
+
+def build_table_setup() -> dict[str, Any]:
+    """GAMA-Bench's games: players, rounds, the person's seat and an agent for every other
+    seat (shown instead of the one-opponent setup when such a game is chosen)."""
+    with gr.Group(visible=False) as box:
+        with gr.Row():
+            count = gr.Number(10, label="Players", precision=0, min_width=90,
+                              elem_id="table-players")
+            rounds = gr.Number(20, label="Rounds", precision=0, min_width=90,
+                               elem_id="table-rounds")
+        seat = gr.Dropdown([], label="Your seat", elem_id="table-seat")
+        with gr.Accordion("Agents at the other seats", open=True), gr.Row():
+            agents = [gr.Dropdown([], visible=False, min_width=150,
+                                  elem_id=f"table-agent-{i}") for i in range(SHARES)]
+        begin = gr.Button("Start", variant="primary", elem_id="start-table")
+    return {"box": box, "count": count, "rounds": rounds, "seat": seat, "agents": agents,
+            "start": begin}
+
+
+def build_table_view() -> dict[str, Any]:
+    """GAMA-Bench's games while playing: who sits where, the score so far, the round's number
+    field (choices use the move buttons), Pirate Game's proposal form, the results table
+    and, at the end, everyone's GAMA score. Outputs in show_table's order."""
+    with gr.Column(visible=False) as box:
+        seats = gr.Markdown(elem_id="table-seats")
+        standing = gr.Markdown(elem_id="standing")
+        with gr.Row(visible=False) as number_row:
+            number = gr.Number(label="Your number", elem_id="decision", scale=3)
+            decide_button = gr.Button("Submit", variant="primary", scale=1, elem_id="decide")
+        with gr.Group(visible=False) as plan_box:
+            gr.Markdown("**Your plan:** golds for each pirate below you; you keep the rest.")
+            with gr.Row(elem_id="plan"):
+                shares = [gr.Number(0, visible=False, min_width=80, precision=0)
+                          for _ in range(SHARES)]
+            propose_button = gr.Button("Propose this plan", variant="primary",
+                                       elem_id="propose")
+        results = gr.Dataframe(label="Results so far", interactive=False, max_height=320,
+                               elem_id="results")
+        summary = gr.Dataframe(label="Final results and GAMA scores (0-100)", visible=False,
+                               interactive=False, elem_id="summary")
+    return {"outputs": [box, seats, standing, number_row, number, plan_box, *shares, results,
+                        summary],
+            "number": number, "decide": decide_button, "shares": shares,
+            "propose": propose_button}
+
+
+def wire_table(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
+               duel: list[Any], profile: gr.BrowserState, keyring: gr.State,
+               session: gr.State, outputs: list[Any], then_agents: Any) -> None:
+    """The events of the GAMA table's setup and panel."""
+    private = {"api_visibility": "private", "show_progress": "hidden"}
+    pickers = [setup["seat"], *setup["agents"]]
+    game.change(choose_table, game, [*duel, setup["box"], setup["count"], setup["rounds"],
+                                     *pickers], **private)
+    for changed in (setup["count"], setup["seat"]):
+        changed.input(arrange_table, [game, setup["count"], setup["seat"], *setup["agents"]],
+                      pickers, **private)
+    inputs = [game, setup["seat"], setup["count"], setup["rounds"], profile, keyring,
+              *setup["agents"]]
+    for event in (
+        setup["start"].click(start_table, inputs, [session, *outputs], **private),
+        view["decide"].click(decide, [session, view["number"]], outputs, **private),
+        view["number"].submit(decide, [session, view["number"]], outputs, **private),
+        view["propose"].click(propose, [session, *view["shares"]], outputs, **private),
+    ):
+        then_agents(event)
 
 
 def build_history(profile: gr.BrowserState) -> gr.Tab:
@@ -500,13 +670,15 @@ def build_api(session: gr.State, keyring: gr.State) -> None:
     with gr.Group(visible=False):
         game, opponent, seat = gr.Textbox(), gr.Textbox(), gr.Textbox()
         player, name, consent = gr.Textbox(), gr.Textbox(), gr.Checkbox()
-        move, x, y = gr.Textbox(), gr.Number(), gr.Number()
+        move, x, y, plan = gr.Textbox(), gr.Number(), gr.Number(), gr.Textbox()
         answer = gr.JSON(label="session")
-        buttons = {n: gr.Button() for n in ("new_game", "move", "click", "resign", "state")}
+        buttons = {n: gr.Button() for n in ("new_game", "move", "click", "plan", "resign",
+                                            "state")}
     buttons["new_game"].click(api_new_game, [game, opponent, seat, player, consent, name,
                                              keyring], [session, answer], api_name="new_game")
     buttons["move"].click(api_move, [session, move], answer, api_name="move")
     buttons["click"].click(api_click, [session, x, y], answer, api_name="click")
+    buttons["plan"].click(api_plan, [session, plan], answer, api_name="plan")
     buttons["resign"].click(api_resign, session, answer, api_name="resign")
     buttons["state"].click(api_state, session, answer, api_name="state")
     build_llm_api(session, keyring)

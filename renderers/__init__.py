@@ -22,12 +22,17 @@ Each module ``renderers/<game_id>.py`` is a set of pure functions of (state, sea
   moves that have no spot on the board and need a button (a Hive ``pass``). Table games get a
   button for every legal move without it.
 
+- optional ``seat_label(seat) -> str``: how the game's texts name a seat (``player 3``,
+  ``pirate 4``); pages and replays use it for tables of more than two (:func:`seat_label`).
+
 GAMA-Bench's renderers (``renderers/gama_view.py``) add, for the page and the LLM agents:
 ``control(state, seat)`` (the input to show: a number field with its range, or choice
 buttons), ``table(state, seat)`` (the per-round results as the seat saw them: headers, rows),
 ``prompt(state, seat)`` / ``messages(state, seat)`` (GAMA's prompt: rules with the session's
 parameters, previous rounds as the seat saw them, one JSON field to answer); their
-``image`` is the plot of the rounds so far.
+``image`` is the plot of the rounds so far (its title names the seat) and their ``hit_test``
+is None everywhere: decisions go through ``control``. Pirate Game's renderer also has
+``plan_fields`` and ``plan_moves``, a whole proposal as one form.
 
 Shared fonts, colours and geometry live in :mod:`renderers.drawing`. The rules in
 ``games/`` never import this package.
@@ -85,3 +90,10 @@ def png(image: Image.Image) -> bytes:
     with io.BytesIO() as out:
         image.save(out, "png", pnginfo=info)
         return out.getvalue()
+
+
+def seat_label(game_id: str, seat: int) -> str:
+    """How ``game_id``'s texts name ``seat`` (``player 3``, ``pirate 4``); ``seat N`` (from 1)
+    for games whose renderer does not say."""
+    name = getattr(renderer(game_id), "seat_label", None)
+    return name(seat) if name is not None else f"seat {seat + 1}"

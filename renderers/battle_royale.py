@@ -29,6 +29,9 @@ class BattleRoyaleView(GamaView):
     json_field = "target"
     unit = "turn"
 
+    def seat_label(self, seat: int) -> str:
+        return _player_id(seat)
+
     def progress(self, state: pyspiel.State) -> str:
         left = len(state.remaining())
         return (f"Round {len(state.turns) + 1} (the game stops after "
@@ -117,3 +120,5 @@ table = VIEW.table
 control = VIEW.control
 prompt = VIEW.prompt
 messages = VIEW.messages
+hit_test = VIEW.hit_test
+seat_label = VIEW.seat_label

@@ -87,3 +87,5 @@ table = VIEW.table
 control = VIEW.control
 prompt = VIEW.prompt
 messages = VIEW.messages
+hit_test = VIEW.hit_test
+seat_label = VIEW.seat_label

@@ -66,10 +66,22 @@ def plan_moves(state: pyspiel.State, seat: int, shares: Sequence[int]) -> list[s
     return moves
 
 
+def plan_fields(state: pyspiel.State, seat: int) -> list[tuple[str, int | None]]:
+    """The proposal form's fields while ``seat`` writes a plan: (pirate, share already set or
+    None) for every pirate below it, in rank order; empty when ``seat`` is not proposing."""
+    if state.deciding is None or seat != state.proposer:
+        return []
+    return [(f"pirate {p + 1}", state.plan[p] if p < state.deciding else None)
+            for p in range(state.proposer + 1, len(state.plan))]
+
+
 class PirateView(GamaView):
     game_id = "pirate_game"
     json_field = "decision"
     unit = "proposal"
+
+    def seat_label(self, seat: int) -> str:
+        return f"pirate {seat + 1}"
 
     def progress(self, state: pyspiel.State) -> str:
         if state.finished:
@@ -201,3 +213,5 @@ table = VIEW.table
 control = VIEW.control
 prompt = VIEW.prompt
 messages = VIEW.messages
+hit_test = VIEW.hit_test
+seat_label = VIEW.seat_label

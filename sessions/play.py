@@ -1,18 +1,23 @@
 """A person playing against agents, without a browser: everything the Play tab does.
 
 A :class:`PlaySession` wraps one :class:`~sessions.match.Match` with one human seat and agent
-seats. The page only translates events: a click at (x, y) goes through the renderer's
-hit-test to a target and then to the legal-action adapter (two-click moves keep a selection
-and highlight what may come next); typed text and move buttons go to the adapter too. Input
-that cannot be played now (not your turn, the game is over, an opponent is thinking, a spot
-that is not a move) gets a short notice and changes nothing.
+seats: one opponent in a two-player game, or a table of N-1 agents (GAMA-Bench's games). The
+page only translates events: a click at (x, y) goes through the renderer's hit-test to a
+target and then to the legal-action adapter (two-click moves keep a selection and highlight
+what may come next); typed text, move buttons, a number field and a whole plan (a renderer's
+``plan_moves``) go to the adapter too. Input that cannot be played now (not your turn, the
+game is over, an opponent is thinking, a spot that is not a move) gets a short notice and
+changes nothing. Without a page, :meth:`PlaySession.submit` plays a proposal and raises
+:class:`~sessions.match.NotYourTurn` or the adapter's ``MoveError`` instead.
 
-Agents move in :meth:`PlaySession.advance`, a generator that runs their turns in worker
-threads and yields :class:`Thinking` while they take longer than a poll interval, so a page
-can show "thinking…" and whatever the agent streams. An agent object with an ``on_event``
-attribute gets it set, before each of its turns, to a callable ``on_event(kind, text)``;
-every call appends ``text`` to what the page shows (``kind`` is e.g. ``"reasoning"`` or
-``"answer"``; a ``kind`` of ``"reset"`` clears the panel, for a retried answer).
+Agents (:class:`sessions.seats.AgentSeats`) are asked as soon as their seat must act: agents
+of the person's round think while the person does, and the round is applied when the last
+answer is in. :meth:`PlaySession.advance` is a generator that lets agents play until the
+person must act, yielding :class:`Thinking` while they take longer than a poll interval, so
+a page can show "thinking…" and whatever they stream (see sessions.seats for ``on_event``).
+A seat's streamed reasoning is shown only when it cannot give away what the rules hide:
+never while the person still decides in the same simultaneous round, and in games with
+hidden cards or sealed moves only once the game is over.
 
 Completed sessions (won, lost, drawn, resigned, forfeited, abandoned) are written to the
 store once. The human seat is recorded as kind ``human`` (entity ``human``, so ratings pool
@@ -31,8 +36,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
@@ -41,16 +45,22 @@ from agents.base import Agent
 from agents.llm.usage import session_usage
 from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
-from games.actions import ActionId, Click, LegalMove, MoveError, NeedsMore, Text, resolve
-from renderers import click_target, image_view, renderer, text_view
-from sessions.engine import FailurePolicy, play_turn
+from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
+from renderers import click_target, image_view, renderer, seat_label, text_view
+from sessions import gama_screen
+from sessions.clicks import Selection
+from sessions.engine import FailurePolicy
 from sessions.match import Match, NotYourTurn
 from sessions.players import SEAT_CHOICES, Person, opponent_label
 from sessions.record import CHANCE, MatchRecord, SeatRecord
+from sessions.seats import AgentSeats
 from sessions.store import Store
 
 MAX_BUTTONS = 16
 """Table games with more legal moves than this get a searchable list instead of buttons."""
+TABLE_POLICY = FailurePolicy(max_retries=2, on_failure="random")
+"""Tables of more than two seats: an agent's repeated bad answers become a flagged random
+legal move, so one agent does not end the session for everyone."""
 AgentBuilder = Callable[..., Agent]
 """Builds an agent like :func:`agents.specs.make_agent` (spec, game, params, *, seed)."""
 
@@ -83,24 +93,11 @@ class Screen:
     your_turn: bool
     thinking: bool
     reasoning: str
+    table: gama_screen.TableScreen | None = None
+    """GAMA-Bench's games: the seats, the decision input, the results and the scores."""
 
 
 # --- the session ----------------------------------------------------------------------------
-
-
-@dataclass
-class _Clicks:
-    selection: tuple[str, ...] = ()
-    targets: tuple[str, ...] = ()
-    last: tuple[str, ...] | None = None
-
-
-@dataclass
-class _Agents:
-    by_seat: dict[int, Agent] = field(default_factory=dict)
-    streamed: dict[int, list[str]] = field(default_factory=dict)
-    busy: tuple[int, ...] = ()
-    since: float = 0.0
 
 
 class PlaySession:
@@ -109,38 +106,32 @@ class PlaySession:
     def __init__(self, game_id: str, opponents: str | Sequence[str], *, person: Person,
                  seat: int | str = "first", seed: int | None = None,
                  params: Mapping[str, Any] | None = None, store: Store | None = None,
-                 policy: FailurePolicy = FailurePolicy(),
+                 policy: FailurePolicy | None = None,
                  build_agent: AgentBuilder = make_agent) -> None:
         self.spec = registry.get(game_id)
+        self.params = dict(params or {})
+        """The parameters asked for (the record's also hold the defaults and game seeds)."""
         players = self.spec.load(self.spec.params(params)).num_players()
         self.seed = secrets.randbelow(2**31) if seed is None else seed
         self.human = _seat_index(seat, players)
-        specs = _opponent_specs(opponents, players)
-        seats: list[SeatRecord] = []
-        others = iter(specs)
-        for s in range(players):
-            if s == self.human:
-                seats.append(person.seat())
-            else:
-                spec = next(others)
-                seats.append(SeatRecord(kind=spec.kind, spec=spec.text, entity=spec.entity,
-                                        settings=spec.settings()))
+        others = iter(_opponent_specs(opponents, players))
+        seats = [person.seat() if s == self.human else _agent_seat(next(others))
+                 for s in range(players)]
         self.person = person
         self.match = Match(game_id, seats, seed=self.seed, params=params,
                            research_use=person.consent)
         self.store = store
-        self.policy = policy
+        self.policy = policy or (FailurePolicy() if players == 2 else TABLE_POLICY)
         self.notice = ""
-        self._clicks = _Clicks()
-        self._agents = _Agents()
-        for s, info in enumerate(seats):
-            if s != self.human:
-                agent = self._agents.by_seat[s] = build_agent(
-                    parse_spec(info.spec), self.spec, self.match.record.params,
-                    seed=seat_seed(self.seed, s, info.spec))
-                settings = getattr(agent, "settings", None)  # an LLM seat's full settings
-                if callable(settings):
-                    info.settings = {**info.settings, **settings()}
+        self._clicks = Selection()
+        self.agents = AgentSeats(self.match, {
+            s: build_agent(parse_spec(info.spec), self.spec, self.match.record.params,
+                           seed=seat_seed(self.seed, s, info.spec))
+            for s, info in enumerate(seats) if s != self.human}, self.policy)
+        for s, agent in self.agents.by_seat.items():
+            settings = getattr(agent, "settings", None)  # an LLM seat's full settings
+            if callable(settings):
+                seats[s].settings = {**seats[s].settings, **settings()}
         self._lock = threading.RLock()
         self._legal: tuple[int, list[LegalMove]] = (-1, [])
         self._stored = False
@@ -162,6 +153,7 @@ class PlaySession:
 
     @property
     def thinking(self) -> bool:
+        """Agents are moving in a node the person has no part in (or waits on)."""
         return self._thinking
 
     @property
@@ -170,7 +162,7 @@ class PlaySession:
 
     @property
     def selection(self) -> tuple[str, ...]:
-        return self._clicks.selection
+        return self._clicks.path
 
     @property
     def targets(self) -> tuple[str, ...]:
@@ -184,7 +176,9 @@ class PlaySession:
         if seat == self.human:
             return "You"
         label = opponent_label(self.match.record.seats[seat].spec)
-        return label if len(self.match.record.seats) == 2 else f"Seat {seat + 1} ({label})"
+        if len(self.match.record.seats) == 2:
+            return label
+        return f"{seat_label(self.spec.id, seat)} ({label})"
 
     def legal(self) -> list[LegalMove]:
         """The person's legal moves now (none when it is not their turn)."""
@@ -197,7 +191,7 @@ class PlaySession:
 
     def image(self) -> Image.Image:
         c = self._clicks
-        return image_view(self.spec.id, self.match.state, self.human, selection=c.selection,
+        return image_view(self.spec.id, self.match.state, self.human, selection=c.path,
                           targets=c.targets, last=c.last)
 
     def text(self) -> str:
@@ -217,14 +211,13 @@ class PlaySession:
         if self.over:
             return self.result()
         if self._thinking:
-            busy = self._agents.busy or tuple(s for s in self.match.to_move() if s != self.human)
-            names = " and ".join(self.seat_name(s) for s in busy) or "The opponent"
-            seconds = time.monotonic() - self._agents.since
-            return f"{names} {'is' if len(busy) < 2 else 'are'} thinking… {seconds:.0f} s"
+            busy = self.agents.busy() or self.agents.to_move()
+            seconds = time.monotonic() - self.agents.since(busy)
+            return f"{self._names(busy)} {_be(busy)} thinking… {seconds:.0f} s"
         if self.your_turn:
             return "Your turn."
-        waiting = ", ".join(self.seat_name(s) for s in self.match.to_move())
-        return f"Waiting for {waiting}." if waiting else ""
+        waiting = self.match.to_move()
+        return f"Waiting for {self._names(waiting)}." if waiting else ""
 
     def result(self) -> str:
         """How the game ended, from the person's side ('' while it runs)."""
@@ -236,26 +229,31 @@ class PlaySession:
                 return f"You resigned ({record.end_reason}): a loss."
             name = self.seat_name(record.ended_by or 0)
             return f"{name} forfeited ({record.end_reason}): you win."
-        if record.outcome != "normal" or record.scores is None:
+        if record.outcome != "normal" or record.scores is None or record.returns is None:
             return ""
-        score = record.scores[self.human]
-        verdict = {1.0: "You won", 0.0: "You lost", 0.5: "Draw"}.get(
-            score, f"You beat {score:.0%} of the other seats")
-        returns = ", ".join(f"{self.seat_name(s).lower() if s == self.human else self.seat_name(s)}"
-                            f" {_number(r)}" for s, r in enumerate(record.returns or []))
-        return f"Game over: {verdict}. Final returns: {returns}."
+        returns = record.returns
+        if len(returns) > 2:
+            place = 1 + sum(1 for r in returns if r > returns[self.human])
+            return (f"Game over: you placed {place} of {len(returns)} (ties share a place), "
+                    f"with {_number(returns[self.human])}.")
+        verdict = {1.0: "You won", 0.0: "You lost", 0.5: "Draw"}[record.scores[self.human]]
+        shown = ", ".join(f"{self.seat_name(s).lower() if s == self.human else self.seat_name(s)}"
+                          f" {_number(r)}" for s, r in enumerate(returns))
+        return f"Game over: {verdict}. Final returns: {shown}."
 
     def reasoning(self) -> str:
-        """What the last agent streamed, or the reasoning recorded with its last move.
-
-        In hidden-information games an agent's reasoning may name its own cards or dice, so
-        it is withheld until the game is over."""
-        if self.spec.taxonomy.information == "incomplete" and not self.over:
+        """What agents streamed, or the reasoning recorded with the last agent move the person
+        may see. Withheld while it could give away what the rules hide: in games with hidden
+        cards or sealed moves until the game is over, and while the person still decides in
+        a simultaneous round the agents also play."""
+        hidden = (self.spec.taxonomy.information == "incomplete"
+                  or not self.spec.visibility.moves)
+        if hidden and not self.over:
             return ""
-        streamed = [text for seat in self._agents.streamed
-                    for text in self._agents.streamed[seat]]
+        deciding = self.human in self.match.to_move() and self.match.state.is_simultaneous_node()
+        streamed = "" if deciding else self.agents.streamed(self.agents.by_seat)
         if streamed:
-            return "".join(streamed)
+            return streamed
         for move in reversed(self.match.record.moves):
             if move.seat not in (CHANCE, self.human):
                 return move.reasoning if self._shown(move.seat) else ""
@@ -264,23 +262,24 @@ class PlaySession:
     def screen(self, *, image: bool = True) -> Screen:
         with self._lock:
             legal = [m.label for m in self.legal()]
-            table = self.spec.board == "table"
-            if table:
+            table = gama_screen.table_screen(self) if gama_screen.is_table(self.spec.id) else None
+            if table is not None and table.control.kind == "number":
+                buttons, menu = [], []  # a number field instead
+            elif self.spec.board == "table":
                 buttons = legal if len(legal) <= MAX_BUTTONS else []
+                menu = legal if len(legal) > MAX_BUTTONS else []
             else:
-                buttons = [m.label for m in self._board_buttons()]
-            menu = legal if table and len(legal) > MAX_BUTTONS else []
+                buttons, menu = [m.label for m in self._board_buttons()], []
             return Screen(image=self.image() if image else None, status=self.status(),
-                          notice=self.notice,
-                          moves=self.moves(), buttons=buttons, menu=menu, text=self.text(),
-                          over=self.over, your_turn=self.your_turn, thinking=self._thinking,
-                          reasoning=self.reasoning())
+                          notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
+                          text=self.text(), over=self.over, your_turn=self.your_turn,
+                          thinking=self._thinking, reasoning=self.reasoning(), table=table)
 
     def snapshot(self) -> dict[str, Any]:
         """The session as plain data (the API's answer)."""
         with self._lock:
             record = self.match.record
-            return {
+            data = {
                 "session": record.id, "game": self.spec.id, "seat": self.human,
                 "seats": [s.entity for s in record.seats], "status": self.status(),
                 "notice": self.notice, "view": self.text(),
@@ -289,8 +288,23 @@ class PlaySession:
                 "scores": record.scores, "result": self.result(),
                 "research_use": record.research_use,
             }
+            if gama_screen.is_table(self.spec.id):
+                data.update(gama_screen.table_screen(self).to_dict())
+            return data
 
     # --- the person's input -----------------------------------------------------------------
+
+    def submit(self, proposal: Proposal, *, raw: str | None = None,
+               meta: dict[str, Any] | None = None) -> LegalMove:
+        """Play the person's move. Raises NotYourTurn (saying why) or the adapter's MoveError;
+        either way nothing changes but the rejected attempt's log."""
+        with self._lock:
+            refusal = self._refusal()
+            if refusal:
+                raise NotYourTurn(refusal)
+            move = self.match.submit(self.human, proposal, raw=raw, meta=meta)
+            self._played(move)
+            return move
 
     def click(self, x: float, y: float) -> str:
         """A click at pixel (x, y) of the person's image; returns the notice."""
@@ -299,12 +313,9 @@ class PlaySession:
             if refusal:
                 return self._say(refusal)
             target = click_target(self.spec.id, self.match.state, self.human, x, y,
-                                  selection=self._clicks.selection)
+                                  selection=self._clicks.path)
             if target is None:
-                where = ("Use the move buttons below the table, or type a move."
-                         if self.spec.board == "table" else
-                         "That spot is not on the board: click a square.")
-                return self._say(where)
+                return self._say(self._off_target())
             return self._click(target)
 
     def click_target(self, target: str) -> str:
@@ -315,16 +326,25 @@ class PlaySession:
 
     def play_text(self, text: str) -> str:
         """A typed move, read like an LLM answer; a rejection is recorded as an attempt."""
+        return self._play(Text(text=text, source="typed"), None, "typed")
+
+    def play_number(self, value: float | None) -> str:
+        """The number field: read by the adapter like a typed number (a refusal is recorded
+        as an attempt); a number out of the field's range is refused with the range."""
         with self._lock:
-            refusal = self._refusal()
-            if refusal:
-                return self._say(refusal)
+            if value is None:
+                return self._say("Enter a number first.")
+            shown = f"{float(value):g}"
             try:
-                move = self.match.submit(self.human, Text(text=text, source="typed"),
-                                         meta={"input": "typed"})
-            except MoveError as err:
+                move = self.submit(Text(text=shown), raw=shown, meta={"input": "number"})
+            except NotYourTurn as err:
                 return self._say(str(err))
-            return self._played(move)
+            except MoveError as err:
+                field = gama_screen.number_field(self.spec.id, self.match.state, self.human)
+                if field is None:
+                    return self._say(str(err))
+                return self._say(f"{shown} is not allowed: {field}.")
+            return self._say(f"You played {move.label}.")
 
     def play_label(self, label: str) -> str:
         """A move button or list entry: the label of one legal move."""
@@ -332,21 +352,36 @@ class PlaySession:
             refusal = self._refusal()
             if refusal:
                 return self._say(refusal)
-            chosen = next((m for m in self.legal() if m.label == label), None)
             if not label:
                 return self._say("Pick a move first.")
+            chosen = next((m for m in self.legal() if m.label == label), None)
             if chosen is None:
                 return self._say(f"{label!r} is not a legal move now.")
-            move = self.match.submit(self.human, ActionId(action=chosen.action), raw=label,
-                                     meta={"input": "button"})
-            return self._played(move)
+            return self._play(ActionId(action=chosen.action), label, "button")
+
+    def play_plan(self, shares: Sequence[float | None]) -> str:
+        """A whole plan in one go (Pirate Game's proposal form): the renderer's ``plan_moves``
+        checks it all before any part is played; a bad plan changes nothing."""
+        with self._lock:
+            refusal = self._refusal()
+            write = getattr(renderer(self.spec.id), "plan_moves", None)
+            if refusal or write is None:
+                return self._say(refusal or f"{self.spec.title} has no plan to propose.")
+            try:
+                texts = write(self.match.state, self.human, _whole_numbers(shares))
+            except ValueError as err:
+                return self._say(f"{str(err)[:1].upper()}{str(err)[1:]}: nothing was proposed.")
+            moves = [self.submit(Text(text=text), raw=text, meta={"input": "plan"})
+                     for text in texts]
+            played = "; ".join(m.label for m in moves)
+            return self._say(f"You proposed: {played}; you keep the rest.")
 
     def resign(self) -> str:
         with self._lock:
             if self.over:
                 return self._say("The game is already over.")
             self.match.forfeit(self.human, "resigned")
-            self._clicks.selection, self._clicks.targets = (), ()
+            self._clicks.path, self._clicks.targets = (), ()
             self._store_if_over()
             return self._say("You resigned.")
 
@@ -357,36 +392,38 @@ class PlaySession:
             if not self.over:
                 self.match.abandon(reason)
             self._store_if_over()
-        for agent in self._agents.by_seat.values():
-            cancel = getattr(agent, "cancel", None)
-            if callable(cancel):
-                cancel()
+        self.agents.cancel()
 
     # --- agents -----------------------------------------------------------------------------
 
     def advance(self, *, poll: float = 0.2) -> Iterator[Thinking]:
         """Let agent seats move until the person must act or the game ends.
 
-        Yields a :class:`Thinking` every ``poll`` seconds while an agent takes longer than
-        that (never for agents that answer at once). Returns at once if agents are already
-        moving (another caller runs them).
+        Agents of the person's own round are started and left thinking in the background.
+        Yields a :class:`Thinking` every ``poll`` seconds while agents the person waits for
+        take longer than that (never for agents that answer at once). Returns at once if
+        agents are already moving (another caller runs them).
         """
         with self._lock:
             if self._thinking or self.over:
                 return
             self._thinking = True
-        pool = ThreadPoolExecutor(max_workers=max(1, len(self._agents.by_seat)))
         try:
             while not self.over:
-                seats = tuple(s for s in self.match.to_move() if s in self._agents.by_seat)
-                if not seats:
+                seats = self.agents.to_move()
+                before, count = self.match.state, len(self.match.record.moves)
+                self.agents.ask(seats)
+                if seats and self.human not in self.match.to_move():
+                    for _ in self.agents.wait(seats, poll):
+                        yield Thinking(seats, time.monotonic() - self.agents.since(seats),
+                                       self.reasoning())
+                with self._lock:
+                    self._note_moves(before, count)
+                if self._failed() or not seats or self.human in self.match.to_move():
                     break
-                yield from self._turn(pool, seats, poll)
         finally:
-            pool.shutdown(wait=False)
             with self._lock:
                 self._thinking = False
-                self._agents.busy = ()
                 self._store_if_over()
 
     def run_agents(self) -> None:
@@ -394,94 +431,61 @@ class PlaySession:
         for _ in self.advance():
             pass
 
-    def _turn(self, pool: ThreadPoolExecutor, seats: tuple[int, ...],
-              poll: float) -> Iterator[Thinking]:
-        before, count = self.match.state, len(self.match.record.moves)
-        self._agents.busy, self._agents.since = seats, time.monotonic()
-        self._agents.streamed = {s: [] for s in seats}
-        futures: list[Future[None]] = [pool.submit(self._agent_turn, s) for s in seats]
-        while True:
-            done, pending = wait(futures, timeout=poll)
-            if not pending or self.over:  # ended while thinking: do not wait for a late answer
-                break
-            yield Thinking(seats, time.monotonic() - self._agents.since, self.reasoning())
-        failures = [f.exception() for f in done if f.exception() is not None]
-        with self._lock:
-            self._note_moves(before, count)
-            if failures and not self.over:
-                self.match.abandon(f"an opponent failed: {failures[0]}")
-                self._say(f"The opponent failed ({failures[0]}); the game is abandoned.")
-
-    def _agent_turn(self, seat: int) -> None:
-        agent = self._agents.by_seat[seat]
-        if hasattr(agent, "on_event"):
-            agent.on_event = lambda kind, text: self._heard(seat, kind, text)
-        try:
-            play_turn(self.match, seat, agent, policy=self.policy)
-        except NotYourTurn:
-            pass  # the game ended while the agent thought (resigned, abandoned)
-
-    def _heard(self, seat: int, kind: str, text: str) -> None:
-        lines = self._agents.streamed.setdefault(seat, [])
-        if kind == "reset":
-            lines.clear()
-        else:
-            lines.append(text)
-
     # --- internals --------------------------------------------------------------------------
+
+    def _play(self, proposal: Proposal, raw: str | None, source: str) -> str:
+        with self._lock:
+            try:
+                move = self.submit(proposal, raw=raw, meta={"input": source})
+            except (NotYourTurn, MoveError) as err:
+                return self._say(str(err))
+            return self._say(f"You played {move.label}.")
 
     def _refusal(self) -> str:
         if self.over:
             return "The game is over: start a new game to play again."
         if self._thinking:
-            names = " and ".join(self.seat_name(s) for s in self._agents.busy) or "The opponent"
-            return f"Wait: {names} {'is' if len(self._agents.busy) < 2 else 'are'} thinking."
+            busy = self.agents.busy() or self.agents.to_move()
+            return f"Wait: {self._names(busy)} {_be(busy)} thinking."
         if self.human not in self.match.to_move():
+            state = self.match.state
+            if state.is_simultaneous_node() and len(state.legal_actions(self.human)) > 1:
+                return "Your choice for this round is in: waiting for the other players."
             return "It is not your turn."
         return ""
 
+    def _off_target(self) -> str:
+        if gama_screen.is_table(self.spec.id):
+            return "The plot only shows the rounds so far: decide with the input below it."
+        if self.spec.board == "table":
+            return "Use the move buttons below the table, or type a move."
+        return "That spot is not on the board: click a square."
+
+    def _names(self, seats: Sequence[int]) -> str:
+        if len(seats) > 2:
+            return f"{len(seats)} players"
+        return " and ".join(self.seat_name(s) for s in seats) or "The opponent"
+
+    def _failed(self) -> bool:
+        """End the game if an agent crashed (abandoned: nobody lost)."""
+        failures = self.agents.failures()
+        with self._lock:
+            if failures and not self.over:
+                self.match.abandon(f"an opponent failed: {failures[0]}")
+                self._say(f"The opponent failed ({failures[0]}); the game is abandoned.")
+        return bool(failures)
+
     def _click(self, target: str) -> str:
-        clicks = self._clicks
-        if target in clicks.selection:
-            clicks.selection = clicks.selection[: clicks.selection.index(target)]
-            clicks.targets = self._next_targets(clicks.selection)
-            return self._say("Selection cleared." if not clicks.selection
-                             else f"Back to {' then '.join(clicks.selection)}.")
-        state = self.match.state
-        path = (*clicks.selection, target)
-        try:
-            move = resolve(self.spec, state, self.human, Click(path=path))
-        except NeedsMore as more:
-            clicks.selection, clicks.targets = path, tuple(more.options)
-            return self._say(f"{' then '.join(path)} selected: click a highlighted square, "
-                             f"or {target} again to cancel.")
-        except MoveError:
-            if clicks.selection and self._next_targets((target,)):
-                clicks.selection, clicks.targets = (target,), self._next_targets((target,))
-                return self._say(f"{target} selected: click a highlighted square, or {target} "
-                                 "again to cancel.")
-            after = f" after {' then '.join(clicks.selection)}" if clicks.selection else ""
-            return self._say(f"{target} is not a legal move{after}.")
-        played = self.match.submit(self.human, ActionId(action=move.action),
-                                   raw="click " + " ".join(path), meta={"input": "click"})
-        return self._played(played)
+        path = (*self._clicks.path, target)
+        move = self._clicks.click(self.spec, self.match.state, self.human, target)
+        if isinstance(move, str):
+            return self._say(move)
+        return self._play(ActionId(action=move.action), "click " + " ".join(path), "click")
 
-    def _next_targets(self, path: tuple[str, ...]) -> tuple[str, ...]:
-        if not path:
-            return ()
-        try:
-            resolve(self.spec, self.match.state, self.human, Click(path=path))
-        except NeedsMore as more:
-            return tuple(more.options)
-        except MoveError:
-            return ()
-        return ()
-
-    def _played(self, move: LegalMove) -> str:
-        self._clicks = _Clicks(last=move.path)
-        self._agents.streamed = {}
+    def _played(self, move: LegalMove) -> None:
+        self._clicks = Selection(last=move.path)
+        self.agents.forget_streams()
         self._store_if_over()
-        return self._say(f"You played {move.label}.")
 
     def _note_moves(self, before: Any, count: int) -> None:
         """Mark the last agent move the person may see (sealed bids stay unmarked)."""
@@ -503,7 +507,10 @@ class PlaySession:
         return notice
 
     def _store_if_over(self) -> None:
-        if not self.over or self._stored or self.store is None:
+        if not self.over:
+            return
+        self.agents.close()
+        if self._stored or self.store is None:
             return
         spent = session_usage(self.match.record)  # LLM seats: the session's totals
         if spent:
@@ -513,6 +520,23 @@ class PlaySession:
             self._stored = True
         except Exception as err:  # noqa: BLE001 - the game must go on; say what failed
             self.notice = f"The session could not be saved: {err}"
+
+
+def _agent_seat(spec: AgentSpec) -> SeatRecord:
+    return SeatRecord(kind=spec.kind, spec=spec.text, entity=spec.entity,
+                      settings=spec.settings())
+
+
+def _be(seats: Sequence[int]) -> str:
+    return "is" if len(seats) < 2 else "are"
+
+
+def _whole_numbers(values: Sequence[float | None]) -> list[int]:
+    if any(v is None for v in values):
+        raise ValueError("every share needs a number (0 is fine)")
+    if any(not float(v).is_integer() for v in values if v is not None):
+        raise ValueError("shares must be whole numbers of golds")
+    return [int(v) for v in values if v is not None]
 
 
 def _seat_index(seat: int | str, players: int) -> int:

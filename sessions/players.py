@@ -53,8 +53,10 @@ _CLASSIC = {
     "ismcts": ("IS-MCTS", "information-set MCTS: searches only the deals your view allows, "
                           "never your real cards"),
     "tit-for-tat": ("Tit-for-tat", "cooperates first, then repeats your last choice"),
-    "equilibrium": ("Equilibrium", "plays the game's equilibrium strategy (GAMA-Bench)"),
-    "adaptive": ("Adaptive", "reacts to the last round it saw (GAMA-Bench)"),
+    "equilibrium": ("Equilibrium", "plays the game's equilibrium, GAMA-Bench's reference "
+                                   "(all pick 0, bid G/N, give nothing, Stewart's plan...)"),
+    "adaptive": ("Adaptive", "reacts to the last round it saw (best response to the last "
+                             "average, the majority dish, retaliation...)"),
 }
 
 
@@ -63,7 +65,7 @@ def opponents_for(game: GameSpec) -> list[Opponent]:
 
     This is the single place the list is built; language-model opponents join it here.
     """
-    order = ["mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "random"]
+    order = ["mcts", "ismcts", "equilibrium", "adaptive", "tit-for-tat", "random"]
     fits = sorted(agents_for(game), key=order.index)
     return [Opponent(spec, *_CLASSIC[spec]) for spec in fits] + llm_opponents()
 
@@ -163,11 +165,14 @@ def new_player_id() -> str:
 
 # --- the page's menus and the browser's profile ---------------------------------------------
 
-GROUPS = ("Board games", "Cards, dice and bids", "Chance and repeated games")
+GROUPS = ("Board games", "Cards, dice and bids", "Chance and repeated games",
+          "GAMA-Bench")
 
 
 def game_group(game: GameSpec) -> str:
     """Which menu group a game is listed under."""
+    if game.benchmark == "GAMA-Bench":
+        return GROUPS[3]
     if game.board == "grid":
         return GROUPS[0]
     if game.taxonomy.information == "incomplete":

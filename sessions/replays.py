@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from games import registry
-from renderers import image_view, text_view
+from renderers import image_view, seat_label, text_view
 from sessions.players import opponent_label
 from sessions.record import CHANCE, MatchRecord, MoveRecord, replay
 from sessions.store import Store
@@ -53,6 +53,15 @@ def seat_name(record: MatchRecord, seat: int, you: int | None) -> str:
     return opponent_label(info.spec)
 
 
+def mover(record: MatchRecord, seat: int, you: int | None) -> str:
+    """Who made a move, for move lines: at a table of more than two, with the game's name for
+    the seat (``player_3 (Random)``), since several seats may hold the same agent."""
+    name = seat_name(record, seat, you)
+    if len(record.seats) == 2 or name == "You":
+        return name
+    return f"{seat_label(record.game, seat)} ({name})"
+
+
 def outcome_text(record: MatchRecord, seat: int) -> str:
     """The result in a few words, from ``seat``'s side."""
     if record.outcome == "abandoned":
@@ -71,10 +80,19 @@ def summary_row(record: MatchRecord, player_id: str | None = None) -> list[str]:
     seat = viewer(record, player_id)
     when = datetime.datetime.fromtimestamp(record.ended_at or record.started_at)
     title = registry.get(record.game).title
-    seats = " vs ".join(seat_name(record, s, seat) for s in range(len(record.seats)))
+    names = [seat_name(record, s, seat) for s in range(len(record.seats))]
+    seats = " vs ".join(names) if len(names) == 2 else _table(names, seat)
     who = seat_name(record, seat, seat)
     return [when.strftime("%Y-%m-%d %H:%M"), title, seats,
             f"{who}: {outcome_text(record, seat)}", record.id]
+
+
+def _table(names: list[str], seat: int) -> str:
+    """``You vs Equilibrium ×3, Adaptive ×3, Random ×3``: the viewer, then the others."""
+    others = names[:seat] + names[seat + 1:]
+    counts = {name: others.count(name) for name in others}
+    return f"{names[seat]} vs " + ", ".join(
+        name if count == 1 else f"{name} ×{count}" for name, count in counts.items())
 
 
 def boundaries(record: MatchRecord) -> list[int]:
@@ -108,7 +126,7 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None) -> Frame:
         move = record.moves[j]
         last = spec.grammar.path(replay(record, upto=_node_start(record, j)), move.seat,
                                  move.action)
-        caption = f"{seat_name(record, move.seat, seat)} played {move.label}"
+        caption = f"{mover(record, move.seat, seat)} played {move.label}"
     elif index:
         caption = "A hidden move was made"
     if index == len(points) - 1 and record.outcome:
@@ -136,4 +154,4 @@ def _visible(record: MatchRecord, upto: int, seat: int, *, final: bool) -> list[
 def _line(record: MatchRecord, move: MoveRecord, seat: int) -> str:
     if move.seat == CHANCE:
         return f"chance: {move.label}"
-    return f"{seat_name(record, move.seat, seat)}: {move.label}"
+    return f"{mover(record, move.seat, seat)}: {move.label}"

@@ -15,8 +15,9 @@ from games.gamabench import GAMES
 from renderers import renderer
 from sessions.gama_table import gama_table, markdown, table_rows
 from sessions.match import NotYourTurn
+from sessions.play import PlaySession
+from sessions.players import Person
 from sessions.record import MatchRecord, replay
-from sessions.seated import SeatedSession
 from sessions.store import Store
 from sessions.tournament import play_one
 
@@ -24,12 +25,12 @@ GAMA_IDS = [spec.id for spec in GAMES]
 MIXED = ["equilibrium", "adaptive", "random"] * 3
 
 
-def _play_as_person(session: SeatedSession) -> int:
+def _play_as_person(session: PlaySession) -> int:
     """Drive the human seat the way a page would: read the control, type an answer; try one
     out-of-range number first and check it is refused without changing anything."""
     decisions = 0
     view = renderer(session.match.spec.id)
-    session.advance()
+    session.run_agents()
     while not session.over:
         control = view.control(session.match.state, session.human)
         if control.kind == "number":
@@ -42,19 +43,23 @@ def _play_as_person(session: SeatedSession) -> int:
         else:
             assert control.kind == "choice"
             session.submit(Text(text=control.options[-1]))
+        session.run_agents()
         decisions += 1
     return decisions
+
+
+def _person(player_id: str = "player-01") -> Person:
+    return Person(player_id, consent=True)
 
 
 @pytest.mark.parametrize("game_id", GAMA_IDS)
 def test_a_person_plays_one_seat_among_nine_agents(game_id, tmp_path):
     human = 0 if game_id == "battle_royale" else 4
-    with SeatedSession.start(game_id, human_seat=human, opponents=MIXED, seed=11,
-                             player_id="p-1") as session:
-        decisions = _play_as_person(session)
+    session = PlaySession(game_id, MIXED, person=_person(), seat=human, seed=11)
+    decisions = _play_as_person(session)
     record = session.record
     assert record.outcome == "normal" and decisions >= 1
-    assert record.seats[human].kind == "human" and record.seats[human].player_id == "p-1"
+    assert record.seats[human].kind == "human" and record.seats[human].player_id == "player-01"
     mine = [m for m in record.moves if m.seat == human and not m.meta.get("forced")]
     assert len(mine) == decisions
     numeric = [m for m in mine if m.rejected]
@@ -71,29 +76,51 @@ def test_a_person_plays_one_seat_among_nine_agents(game_id, tmp_path):
         assert store.get(record.id).metrics == record.metrics
 
 
+class Slow:
+    """An agent that takes 0.3 s to answer with its first legal move."""
+
+    def __init__(self, asked: list[float], lock: threading.Lock) -> None:
+        self.asked, self.lock = asked, lock
+
+    def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
+        with self.lock:
+            self.asked.append(time.perf_counter())
+        time.sleep(0.3)
+        return Decision(ActionId(action=view.legal[0].action))
+
+
 def test_agents_of_the_persons_round_answer_while_the_person_thinks():
     asked: list[float] = []
     lock = threading.Lock()
-
-    class Slow:
-        def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
-            with lock:
-                asked.append(time.perf_counter())
-            time.sleep(0.3)
-            return Decision(ActionId(action=view.legal[0].action))
-
-    session = SeatedSession.start("guess_2_3", human_seat=0, opponents=["random"] * 9, seed=1,
-                                  params={"num_rounds": 2})
-    session._agents = {seat: Slow() for seat in range(1, 10)}
+    session = PlaySession("guess_2_3", "random", person=_person(), seat=0, seed=1,
+                          params={"num_rounds": 2},
+                          build_agent=lambda *args, **kwargs: Slow(asked, lock))
     start = time.perf_counter()
-    session.advance()
-    assert session.waiting_for_human
+    session.run_agents()  # returns at once: the person's round is open
+    assert session.your_turn and time.perf_counter() - start < 0.25
     time.sleep(0.4)  # the person thinks; meanwhile all nine agents answer at once
     assert len(asked) == 9 and max(asked) - start < 0.25
     submitted = time.perf_counter()
-    session.submit(Text(text="10"))  # round 1 is complete at once; round 2 starts
-    assert time.perf_counter() - submitted < 0.25
-    session.close()
+    session.submit(Text(text="10"))  # round 1 is complete at once
+    session.run_agents()  # round 2 opens; its agents start; the person's turn again
+    assert session.your_turn and time.perf_counter() - submitted < 0.25
+    assert len(session.record.moves) == 10
+
+
+def test_a_person_who_answers_first_waits_for_the_agents_then_the_round_settles():
+    asked: list[float] = []
+    session = PlaySession("divide_dollar", "random", person=_person(), seat=2, seed=1,
+                          params={"num_rounds": 1},
+                          build_agent=lambda *args, **kwargs: Slow(asked, threading.Lock()))
+    session.run_agents()
+    assert session.play_text("10") == "You played bid 10."
+    assert session.record.moves == [] and not session.over  # the agents are still thinking
+    assert session.play_text("12") == ("Your choice for this round is in: waiting for the "
+                                       "other players.")
+    progress = list(session.advance(poll=0.05))
+    assert progress and progress[0].seats == tuple(s for s in range(10) if s != 2)
+    assert session.over and len(session.record.moves) == 10
+    assert [m.label for m in session.record.moves if m.seat == 2] == ["bid 10"]
 
 
 @pytest.mark.parametrize("game_id", ["guess_2_3", "divide_dollar", "public_goods",
@@ -157,10 +184,20 @@ def test_random_bids_cover_the_whole_legal_range():
 
 
 @pytest.mark.parametrize("game_id", GAMA_IDS)
-def test_the_bots_are_offered_and_search_only_where_turns_are_sequential(game_id):
+def test_the_bots_are_offered_and_search_only_where_it_can_play(game_id):
     offered = agents_for(next(s for s in GAMES if s.id == game_id))
-    search = ["mcts"] if game_id == "battle_royale" else []  # the others move simultaneously
+    search = ["mcts"] if game_id == "battle_royale" else []  # sequential, nothing hidden
     assert offered == ["random", *search, "equilibrium", "adaptive"]
+
+
+def test_mcts_is_refused_on_simultaneous_games():
+    from agents.specs import SpecError, check_fits
+    from games.registry import get
+
+    with pytest.raises(SpecError, match="mcts cannot play the simultaneous game guess_2_3"):
+        check_fits(parse_spec("mcts"), get("guess_2_3"))
+    with pytest.raises(SpecError, match="simultaneous game pirate_game"):
+        check_fits(parse_spec("mcts"), get("pirate_game"))  # the votes are simultaneous
 
 
 def test_mcts_plays_battle_royale_through_the_python_search():
@@ -200,14 +237,14 @@ def test_gama_table_means_per_game_and_overall_only_with_all_eight():
 
 
 def test_gama_table_rows_per_person():
-    session = SeatedSession.start("divide_dollar", human_seat=2, opponents=["equilibrium"] * 9,
-                                  seed=3, player_id="alice", params={"num_rounds": 2})
-    session.advance()
+    session = PlaySession("divide_dollar", ["equilibrium"] * 9, person=_person("alice-0001"),
+                          seat=2, seed=3, params={"num_rounds": 2})
+    session.run_agents()
     while not session.over:
         session.submit(Text(text="10"))
-    session.close()
+        session.run_agents()
     rows = {row.entity: row for row in gama_table([session.record], by_player=True)}
-    assert rows["human:alice"].cells["divide_dollar"].mean == pytest.approx(100)
+    assert rows["human:alice-0001"].cells["divide_dollar"].mean == pytest.approx(100)
     assert "human" not in rows
 
 
@@ -222,38 +259,38 @@ def test_end_of_game_summary_lists_every_seat_best_first():
 
 
 def test_unfinished_sessions_stay_out_of_the_table():
-    session = SeatedSession.start("guess_2_3", human_seat=0, opponents=["random"] * 9, seed=3)
-    session.advance()
+    session = PlaySession("guess_2_3", "random", person=_person(), seat=0, seed=3)
+    session.run_agents()
     session.abandon()
     assert session.record.outcome == "abandoned" and session.record.metrics == {}
     assert gama_table([session.record]) == []
 
 
 def test_a_forfeit_keeps_the_partial_scores_but_not_in_the_table():
-    session = SeatedSession.start("public_goods", human_seat=0, opponents=["random"] * 9,
-                                  seed=3)
-    session.advance()
+    session = PlaySession("public_goods", "random", person=_person(), seat=0, seed=3)
+    session.run_agents()
     session.submit(Text(text="5"))
-    session.match.forfeit(0, "the person resigned")
+    session.run_agents()
+    assert session.resign() == "You resigned."
     gama = session.record.metrics["gama"]
     assert gama["complete"] is False and gama["seats"][0]["raw"] == 5
     assert gama_table([session.record]) == []
-    session.close()
 
 
-def test_the_human_seat_must_exist():
-    with pytest.raises(ValueError, match="human_seat must be between 0 and 9"):
-        SeatedSession.start("guess_2_3", human_seat=10, opponents=["random"] * 9, seed=0)
-    with pytest.raises(ValueError, match="give 9 opponents, got 2"):
-        SeatedSession.start("guess_2_3", human_seat=0, opponents=["random"] * 2, seed=0)
+def test_the_human_seat_and_the_agents_must_fit_the_table():
+    with pytest.raises(ValueError, match="seat 10 does not exist; seats are 0-9"):
+        PlaySession("guess_2_3", "random", person=_person(), seat=10, seed=0)
+    with pytest.raises(ValueError, match="9 opponent.s. needed, got 2"):
+        PlaySession("guess_2_3", ["random"] * 2, person=_person(), seat=0, seed=0)
 
 
 def test_a_stale_submit_is_refused():
-    session = SeatedSession.start("diners_dilemma", human_seat=1, opponents=["random"] * 9,
-                                  seed=0, params={"num_rounds": 1})
-    session.advance()
+    session = PlaySession("diners_dilemma", "random", person=_person(), seat=1, seed=0,
+                          params={"num_rounds": 1})
+    session.run_agents()
     session.submit(Text(text="cheap"))
+    session.run_agents()
     assert session.over
-    with pytest.raises(NotYourTurn, match="the game is over"):
+    with pytest.raises(NotYourTurn, match="The game is over"):
         session.submit(Text(text="cheap"))
-    session.close()
+    assert session.play_text("cheap").startswith("The game is over")

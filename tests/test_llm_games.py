@@ -106,11 +106,15 @@ def test_structured_requests_constrain_the_move_to_the_legal_labels(fake):
 
 @pytest.mark.parametrize("game", [g.id for g in all_games()])
 def test_llm_against_llm_on_every_game(fake, game):
+    """Two-player games: one model against the other; GAMA-Bench's tables: three seats, the
+    models in turn, two rounds (the engine is the same at ten seats, only slower)."""
     fake.responder = random_legal(7)
-    seats = registry.get(game).load().num_players()
-    pair = ["openai/gpt-4o-mini", "compat/qwen2.5:7b+json"]
-    short = {"num_rounds": 3} if "num_rounds" in registry.get(game).params() else {}
-    record = play(game, [pair[i % 2] for i in range(seats)], params=short)
+    models = ["openai/gpt-4o-mini", "compat/qwen2.5:7b+json"]
+    defaults = registry.get(game).params()
+    params = {name: value for name, value in (("num_players", 3), ("num_rounds", 2))
+              if name in defaults} if "num_players" in defaults else None
+    seats = (params or {}).get("num_players", 2)
+    record = play(game, [models[i % 2] for i in range(seats)], params=params)
     assert record.outcome == "normal", record.end_reason
     assert replay(record).is_terminal()
     assert all(not m.rejected for m in record.moves)

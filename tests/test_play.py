@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -93,23 +94,40 @@ def test_without_consent_the_session_is_stored_not_for_research(store):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_game_plays_to_the_end_through_the_page_paths(game_id, store, person):
-    """Clicks on board games (via the renderer's centres), buttons or the list on tables."""
+    """Clicks on board games (at the renderer's centres, or on the hit-test's targets where
+    the renderer has no centres), buttons or the list on tables, the number field and the
+    proposal form in GAMA-Bench's games."""
     session = PlaySession(game_id, "random", person=person, seat="second", store=store, seed=5)
     session.run_agents()
     rng = np.random.default_rng(1)
-    clicked = hasattr(renderer(game_id), "centres")
+    module = renderer(game_id)
     steps = 0
     while not session.over:
         screen = session.screen()
         assert screen.your_turn and screen.image.mode == "RGB"
-        move = session.legal()[int(rng.integers(len(session.legal())))]
-        if clicked:
-            for target in move.path:
-                session.click(*_centre(session, target))
+        legal = session.legal()
+        move = legal[int(rng.integers(len(legal)))]
+        table = screen.table
+        if table is not None and table.plan:
+            shares = [0] * len(table.plan)
+            assert session.play_plan(shares).startswith("You proposed: ")
+        elif hasattr(module, "centres") or get(game_id).board == "grid":
+            clicks = 0
+            while session.your_turn and clicks < len(move.path):
+                target = move.path[clicks]  # a move may be fixed by fewer clicks than its path
+                if hasattr(module, "centres"):
+                    session.click(*_centre(session, target))
+                else:
+                    session.click_target(target)
+                clicks += 1
+            same = {m.label for m in legal if m.path[:clicks] == move.path[:clicks]}
+            assert session.notice in {f"You played {label}." for label in same}, session.notice
+        elif table is not None and table.control.kind == "number":
+            assert not screen.buttons and not screen.menu
+            assert session.play_number(move.action) == f"You played {move.label}."
         else:
             assert move.label in screen.buttons + screen.menu
-            session.play_label(move.label)
-        assert session.notice == f"You played {move.label}.", session.notice
+            assert session.play_label(move.label) == f"You played {move.label}."
         session.run_agents()
         steps += 1
         assert steps < 500
@@ -144,6 +162,16 @@ def test_clicks_on_a_table_game_point_to_the_buttons(person):
     assert "buttons" in session.click(100, 200)
     assert _snapshot(session) == before
     assert sorted(session.screen().buttons) == ["bet", "pass"]
+
+
+def test_a_click_on_a_gama_plot_points_to_the_input_below(person):
+    session = PlaySession("guess_2_3", "random", person=person, seed=2)
+    session.run_agents()
+    before = _snapshot(session)
+    assert "decide with the input below" in session.click(300, 200)
+    assert _snapshot(session) == before
+    screen = session.screen(image=False)
+    assert screen.table.control.kind == "number" and screen.buttons == screen.menu == []
 
 
 def test_negotiation_offers_a_list_instead_of_a_hundred_buttons(person):
@@ -351,6 +379,7 @@ def test_opponents_are_the_agents_that_fit_each_game():
     assert classic("connect_four") == ["mcts", "random"]
     assert classic("kuhn_poker") == ["ismcts", "random"]
     assert "tit-for-tat" in classic("iterated_prisoners_dilemma")
+    assert classic("guess_2_3") == ["equilibrium", "adaptive", "random"]
     for game_id in GAME_IDS:
         offered = opponents_for(get(game_id))
         assert all(o.label and o.note for o in offered)
@@ -437,3 +466,42 @@ def test_reasoning_in_hidden_information_games_is_shown_only_after_the_game(pers
     assert session.reasoning() == "" and session.screen().reasoning == ""
     session.play_label("pass")  # fold
     assert session.over and session.reasoning() == "I hold the king, so I bet."
+
+
+class Announcer:
+    """An agent that streams which move it is about to play, then plays it."""
+
+    on_event = None
+
+    def act(self, view, *, feedback=None):
+        move = view.legal[-1]
+        self.on_event("reasoning", f"I will play {move.label}.")
+        return Decision(ActionId(action=move.action), raw=move.label,
+                        reasoning=f"I will play {move.label}.")
+
+
+def test_reasoning_never_tells_the_person_a_choice_of_the_round_they_are_deciding(person):
+    session = PlaySession("iterated_prisoners_dilemma", "random", person=person, seed=2,
+                          build_agent=lambda *a, **k: Announcer())
+    session.run_agents()
+    while session.agents.busy():  # the agent answers while the person thinks
+        time.sleep(0.01)
+    assert session.agents.streamed([1]) == "I will play defect."
+    assert session.your_turn and session.record.moves == []
+    assert session.reasoning() == ""  # the agent has chosen, but the person has not
+    session.play_label("cooperate")
+    session.run_agents()
+    assert session.reasoning() == "I will play defect."  # the round is over: moves are public
+
+
+def test_reasoning_in_sealed_rounds_waits_for_the_end(person):
+    session = PlaySession("guess_2_3", "random", person=person, seed=2,
+                          params={"num_rounds": 2}, build_agent=lambda *a, **k: Announcer())
+    session.run_agents()
+    for _ in range(2):
+        while session.agents.busy():
+            time.sleep(0.01)
+        assert session.reasoning() == "" and session.screen().reasoning == ""
+        session.play_number(10)
+        session.run_agents()
+    assert session.over and session.reasoning().startswith("I will play choose 100.")

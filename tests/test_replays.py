@@ -6,6 +6,7 @@ import pytest
 from PIL import ImageChops
 
 from agents.specs import parse_spec
+from games.registry import get
 from sessions.play import PlaySession
 from sessions.players import Person, new_player_id
 from sessions.replays import boundaries, frame, recent, summary_row, viewer
@@ -113,9 +114,14 @@ def test_replay_images_match_the_live_images(store):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_stored_tournament_match_replays_from_seat_zero(game_id):
-    record = play_one(game_id, [parse_spec("random")] * 2, seed=11)
+    spec = get(game_id)
+    players = spec.load(spec.params()).num_players()
+    record = play_one(game_id, [parse_spec("random")] * players, seed=11)
     assert viewer(record) == 0
-    for index in range(len(boundaries(record))):
-        shown = frame(record, index)
-        assert shown.image.mode == "RGB" and shown.text
-    assert summary_row(record)[2] == "Random vs Random"
+    points = boundaries(record)
+    shown = range(len(points)) if players == 2 else sorted({0, 1, len(points) - 1})
+    for index in shown:  # ten-seat games: the start, the first round and the end
+        step = frame(record, index)
+        assert step.image.mode == "RGB" and step.text
+    others = "Random" if players == 2 else f"Random ×{players - 1}"
+    assert summary_row(record)[2] == f"Random vs {others}"
