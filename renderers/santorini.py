@@ -45,6 +45,11 @@ def square_centre(square: int) -> tuple[float, float]:
     return ((x0 + x1) / 2, (y0 + y1) / 2)
 
 
+def centres(state: pyspiel.State, seat: int) -> dict[str, tuple[float, float]]:
+    """Every square's name and the pixel at its centre (the inverse of :func:`hit_test`)."""
+    return {square_name(square): square_centre(square) for square in range(SIZE * SIZE)}
+
+
 def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
              selection: tuple[str, ...] = ()) -> str | None:
     """The square at pixel (x, y), or None off the board."""

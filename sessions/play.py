@@ -428,9 +428,13 @@ class PlaySession:
         return ""
 
     def _click(self, target: str) -> str:
+        """One click of a multi-step move. Clicking the last selected target again steps
+        back (only the last: a Santorini worker may build on the square it just left, the
+        first of its path); a click that does not continue the selection starts a new one
+        when it can (another piece)."""
         clicks = self._clicks
-        if target in clicks.selection:
-            clicks.selection = clicks.selection[: clicks.selection.index(target)]
+        if clicks.selection and target == clicks.selection[-1]:
+            clicks.selection = clicks.selection[:-1]
             clicks.targets = self._next_targets(clicks.selection)
             return self._say("Selection cleared." if not clicks.selection
                              else f"Back to {' then '.join(clicks.selection)}.")
@@ -440,12 +444,12 @@ class PlaySession:
             move = resolve(self.spec, state, self.human, Click(path=path))
         except NeedsMore as more:
             clicks.selection, clicks.targets = path, tuple(more.options)
-            return self._say(f"{' then '.join(path)} selected: click a highlighted square, "
+            return self._say(f"{' then '.join(path)} selected: click a highlighted spot, "
                              f"or {target} again to cancel.")
         except MoveError:
             if clicks.selection and self._next_targets((target,)):
                 clicks.selection, clicks.targets = (target,), self._next_targets((target,))
-                return self._say(f"{target} selected: click a highlighted square, or {target} "
+                return self._say(f"{target} selected: click a highlighted spot, or {target} "
                                  "again to cancel.")
             after = f" after {' then '.join(clicks.selection)}" if clicks.selection else ""
             return self._say(f"{target} is not a legal move{after}.")
