@@ -12,7 +12,9 @@ again on *our* resamples, which must give the same ratings to 1e-6. Ratio = (a) 
 
 Part 2, 1,000,000 synthetic matches between 50 agents in 30 games, 1000 bootstraps: the
 overall ratings with pooled (GameBench's) and by-game (our default) resampling, then the
-whole report (overall and all 30 games).
+whole report (overall and all 30 games). Games this large (≥ resample.BAYESIAN_FROM
+matches) are redrawn by the Bayesian bootstrap; ``--classical`` also times the by-game
+overall with the classical multinomial draw for every game, for comparison.
 """
 
 from __future__ import annotations
@@ -131,20 +133,28 @@ def synthetic_arrays(rng: np.random.Generator, matches: int, agents: int, games:
 
 
 def part_two(matches: int = 1_000_000, agents: int = 50, games: int = 30,
-             bootstrap: int = 1000) -> None:
+             bootstrap: int = 1000, classical: bool = False) -> None:
     rng = np.random.default_rng(7)
     strengths, game, a, b, score = synthetic_arrays(rng, matches, agents, games)
     weight = 1.0 / np.bincount(game, minlength=games)[game]
     print(f"\nAt scale: {matches:,} matches, {agents} agents, {games} games, "
           f"{bootstrap} bootstraps")
-    for label, stratum in (("pooled (GameBench)", None), ("by game (default)", game)):
+    runs = [("pooled (GameBench)", None, None), ("by game (default)", game, None)]
+    if classical:
+        runs.append(("by game, classical", game, matches + 1))
+    spreads = {}
+    for label, stratum, bayesian_from in runs:
         with Clock() as clock:
             cells = resample.collapse(agents, a, b, score, 1 - score, weight, stratum)
-            point, samples = bt.bootstrap(cells, bootstrap=bootstrap, alpha=bt.DEFAULT_ALPHA,
-                                          rng=np.random.default_rng(1))
+            point = bt.fit_point(cells)
+            draws = resample.draw(cells, bootstrap, np.random.default_rng(1),
+                                  bayesian_from=bayesian_from)
+            samples = bt.fit(cells, draws, start=point)
         r = np.corrcoef(samples.mean(axis=0), strengths)[0, 1]
+        spreads[label] = samples.std(axis=0)
         print(f"  overall, {label:18s}: {clock} ({cells.n_cells:,} cells; correlation "
-              f"with the true strengths {r:.4f})")
+              f"with the true strengths {r:.4f}; mean bootstrap s.d. "
+              f"{spreads[label].mean():.4f})")
     names = [f"agent{i}" for i in range(agents)]
     results = [MatchResult(f"game{g}", (names[i], names[j]), (s, 1 - s))
                for g, i, j, s in zip(game.tolist(), a.tolist(), b.tolist(), score.tolist(),
@@ -173,10 +183,12 @@ class Clock:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="part 1 only")
+    parser.add_argument("--classical", action="store_true",
+                        help="also time the classical multinomial draw at scale")
     args = parser.parse_args()
     part_one()
     if not args.small:
-        part_two()
+        part_two(classical=args.classical)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import pyspiel
 from PIL import Image, ImageDraw
 
 from games import hive
+from games.actions import LegalMove
 from games.hive import Hex, Position
 from renderers.hive_text import text
 from renderers.typeface import centred
@@ -161,6 +162,17 @@ def target_centres(state: pyspiel.State, seat: int) -> dict[str, tuple[float, fl
         x0, y0, x1, y1 = lay.pass_box
         centres[hive.PASS] = ((x0 + x1) / 2, (y0 + y1) / 2)
     return centres
+
+
+def centres(state: pyspiel.State, seat: int) -> dict[str, tuple[float, float]]:
+    """The renderer contract's name for :func:`target_centres`."""
+    return target_centres(state, seat)
+
+
+def buttons(state: pyspiel.State, seat: int, legal: list[LegalMove]) -> list[LegalMove]:
+    """A forced pass also gets a button under the board (the image draws one too), so it
+    can be reached from the keyboard."""
+    return [move for move in legal if move.path == (hive.PASS,)]
 
 
 def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
@@ -350,4 +362,5 @@ def _last_move(position: Position, last: tuple[str, ...] | None) -> hive.LastMov
     return hive.LastMove(last[0], origin, target)
 
 
-__all__ = ["board", "board_for", "draw_board", "hit_test", "image", "target_centres", "text"]
+__all__ = ["board", "board_for", "buttons", "centres", "draw_board", "hit_test", "image",
+           "target_centres", "text"]

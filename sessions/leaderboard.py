@@ -3,6 +3,7 @@
 The app builds one :class:`Leaderboard` over its store and, in each handler, asks for a
 :class:`LeaderboardView` with the user's :class:`Filters`. A view holds the tables (overall
 with intervals and per-game columns, per-game ratings, head-to-head win probabilities, NRA)
+and GAMA-Bench's 0-100 scores of the multi-player games
 as :class:`Table` (``table.value`` goes straight into ``gr.Dataframe``), the figures
 (matplotlib ``Figure`` objects built without pyplot, so they are safe in server threads;
 ``gr.Plot`` renders them) and a CSV download.
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sessions import gama_table
 from sessions.nra import PairNRA, nra_table
 from sessions.ratings import RatingReport, RatingTable, Settings, rate
 from sessions.results import ResultSet, by_player, results_from_store, select
@@ -32,6 +34,7 @@ from sessions.results import ResultSet, by_player, results_from_store, select
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from sessions.record import MatchRecord
     from sessions.store import Store
 
 
@@ -71,6 +74,16 @@ class Filters:
         """Filters from UI values: "" or "all" for every game, dates as text."""
         return cls(None if game in (None, "", "all") else game, bool(humans_only),
                    parse_when(since), parse_when(until, end=True))
+
+    def slug(self) -> str:
+        """A file name stem saying what was chosen: leaderboard-all-humans-from-2025-01-01."""
+        def day(when: float) -> str:
+            return datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d")
+        parts = ["leaderboard", self.game or "all"]
+        parts += ["humans"] if self.humans_only else []
+        parts += ["from", day(self.since)] if self.since is not None else []
+        parts += ["to", day(self.until - 1)] if self.until is not None else []
+        return "-".join(parts)
 
 
 @dataclass(frozen=True)
@@ -147,7 +160,10 @@ def forest_plot(table: RatingTable, *, level: float = 0.90, title: str | None = 
     rating = np.array([r.rating for r in table.rows])
     low = np.array([r.low for r in table.rows])
     high = np.array([r.high for r in table.rows])
-    ax.errorbar(rating, y, xerr=[rating - low, high - rating], fmt="o", color="#1f4e79",
+    # the rating is the bootstrap mean, which a skewed bootstrap (or rounding, when every
+    # resample agrees) can put a hair outside its own percentile interval
+    below, above = np.clip(rating - low, 0.0, None), np.clip(high - rating, 0.0, None)
+    ax.errorbar(rating, y, xerr=[below, above], fmt="o", color="#1f4e79",
                 ecolor="#7aa6d6", elinewidth=3, capsize=0)
     ax.set_yticks(y, [f"{r.rank}. {r.entity}" for r in table.rows])
     ax.axvline(0.0, color="#999999", linewidth=0.8, linestyle=":")
@@ -187,6 +203,22 @@ def win_probability_plot(table: RatingTable, *, title: str | None = None) -> Fig
     return fig
 
 
+def gama_scores(records: list[MatchRecord], filters: Filters) -> Table:
+    """GAMA-Bench's table (mean ± std (sessions) of the 0-100 score per game, and overall)
+    over the sessions the filters and their players' consent let in."""
+    chosen = [r for r in records if r.research_use and _passes(r, filters)]
+    headers, rows = gama_table.table_rows(gama_table.gama_table(chosen))
+    return Table(headers, rows)
+
+
+def _passes(record: MatchRecord, filters: Filters) -> bool:
+    ended = record.ended_at
+    return ((filters.game is None or record.game == filters.game)
+            and (not filters.humans_only or any(s.kind == "human" for s in record.seats))
+            and (filters.since is None or (ended is not None and ended >= filters.since))
+            and (filters.until is None or (ended is not None and ended < filters.until)))
+
+
 @dataclass(frozen=True)
 class LeaderboardView:
     """Everything the tab shows for one set of filters."""
@@ -196,6 +228,8 @@ class LeaderboardView:
     report: RatingReport
     nra: list[PairNRA]
     nra_skipped: Counter[str] = field(default_factory=Counter)
+    gama: Table = field(default_factory=lambda: Table([], []))
+    """GAMA-Bench's 0-100 scores (see :func:`gama_scores`)."""
 
     @property
     def overall(self) -> Table:
@@ -230,8 +264,9 @@ class LeaderboardView:
     def summary(self) -> str:
         """One line for above the table: how much was rated and what was left out."""
         s = self.report.settings
-        parts = [f"{self.report.overall.matches} rated matches",
-                 f"{len(self.report.games)} games",
+        matches, games = self.report.overall.matches, len(self.report.games)
+        parts = [f"{matches} rated match{'es' if matches != 1 else ''}",
+                 f"{games} game{'s' if games != 1 else ''}",
                  f"{s.bootstrap} bootstraps", f"{s.level:.0%} intervals",
                  "ties count half" if s.ties == "half" else "ties dropped"]
         dropped = sum(self.report.dropped.values())
@@ -244,8 +279,8 @@ class LeaderboardView:
         """Write the overall table as CSV into ``directory``; the path, for a download."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        name = f"leaderboard-{self.filters.game or 'all'}-{self.revision[0]}-sessions.csv"
-        return self.overall.write_csv(directory / name)
+        return self.overall.write_csv(directory / f"{self.filters.slug()}-{self.revision[0]}"
+                                                  "-sessions.csv")
 
 
 class Leaderboard:
@@ -259,6 +294,7 @@ class Leaderboard:
         self._cache_size = cache_size
         self._lock = threading.Lock()
         self._results: tuple[tuple[int, int, int], ResultSet] | None = None
+        self._gama: tuple[tuple[int, int, int], list[MatchRecord]] | None = None
         self._views: OrderedDict[tuple[Any, ...], LeaderboardView] = OrderedDict()
 
     def results(self) -> tuple[tuple[int, int, int], ResultSet]:
@@ -271,6 +307,15 @@ class Leaderboard:
                     found.results = by_player(found.results, self.player_min_matches)
                 self._results = (revision, found)
             return self._results
+
+    def gama_records(self) -> list[MatchRecord]:
+        """The stored sessions of GAMA-Bench's games, read again only when the store moved."""
+        revision = self.store.revision()
+        with self._lock:
+            if self._gama is None or self._gama[0] != revision:
+                found = [r for game in gama_table.GAMES for r in self.store.records(game=game)]
+                self._gama = (revision, found)
+            return self._gama[1]
 
     def games(self) -> list[str]:
         """Games with at least one rated match, for the game filter."""
@@ -287,7 +332,8 @@ class Leaderboard:
                         since=filters.since, until=filters.until)
         rows, skipped = nra_table(chosen)
         view = LeaderboardView(filters, revision, rate(chosen, self.settings,
-                                                       dropped=found.dropped), rows, skipped)
+                                                       dropped=found.dropped), rows, skipped,
+                               gama_scores(self.gama_records(), filters))
         with self._lock:
             self._views[key] = view
             while len(self._views) > self._cache_size:

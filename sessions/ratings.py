@@ -11,7 +11,9 @@ GameBench's method (paper §3.3), done as published and with its bugs fixed:
   1 + #{j : low_j > high_i};
 * resamples are drawn within each game (stratified) by default; GameBench drew n matches
   across games with weights 1/N_game ("pooled"), whose intervals fall short of their
-  level when games have unequal match counts (see tests/test_ratings.py).
+  level when games have unequal match counts (measured 90% coverage: by game 0.85-0.89 in
+  every design tried, pooled 0.52-0.89; README "Ratings", tests/test_ratings.py). Games of
+  ``resample.BAYESIAN_FROM`` matches or more are redrawn by the Bayesian bootstrap.
 
 Who is rated and what is left out: :mod:`sessions.results`.
 """

@@ -18,7 +18,10 @@ from typing import Any
 from sessions.record import MatchRecord
 
 HUMAN = "human"
-KINDS = frozenset({"random", "mcts", "ismcts", "tit-for-tat", "human", "llm"})
+KINDS = frozenset({"random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "human",
+                   "llm"})
+"""Agent kinds ratings know (agents.specs.CLASSIC, people and LLMs); GAMA-Bench's bots
+(equilibrium, adaptive) included."""
 
 
 @dataclass(frozen=True)

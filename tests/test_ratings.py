@@ -329,6 +329,41 @@ def test_ninety_percent_intervals_cover_the_truth_about_ninety_percent_of_the_ti
 
 
 @pytest.mark.slow
+def test_the_bayesian_bootstrap_of_large_games_covers_as_well(monkeypatch):
+    # The draw large games get (resample.BAYESIAN_FROM), forced onto the same designs.
+    monkeypatch.setattr(resample, "BAYESIAN_FROM", 0)
+    assert 0.83 <= coverage([400, 200, 100], "game", reps=40, seed=12) <= 0.96
+
+
+def test_large_games_resampled_the_bayesian_way_spread_like_the_classical_bootstrap():
+    rng = np.random.default_rng(3)
+    rows = synthetic(rng, np.linspace(-1.2, 1.2, 8), [6000, 2000, 400], draw_rate=0.2)
+    names = sorted({e for r in rows for e in r.entities})
+    games = sorted({r.game for r in rows})
+    cells = resample.stack([(cells_of([r for r in rows if r.game == g], names, "half"),
+                             np.arange(8)) for g in games], 8)
+    assert resample.BAYESIAN_FROM <= 6000 and resample.BAYESIAN_FROM > 2000
+    counts = resample.counts(cells, 200, np.random.default_rng(1))
+    for s in range(len(cells.strata)):  # every game keeps its third of the weight
+        assert counts[:, cells.stratum == s].sum(axis=1) == pytest.approx(
+            np.full(200, cells.matches / 3))
+    whole = cells.stratum == 0
+    assert len(np.unique(counts[:, whole])) > 1000  # Gamma weights, not whole counts
+    point = bt.fit_point(cells)
+    spread = {}
+    for label, start in (("classical", 10**9), ("bayesian", 0)):
+        samples = np.concatenate([
+            bt.fit(cells, resample.draw(cells, 500, np.random.default_rng(seed),
+                                        bayesian_from=start), start=point)
+            for seed in range(4)])
+        spread[label] = samples.std(axis=0)
+        assert samples.mean(axis=0) == pytest.approx(point, abs=0.01)
+    # 2000 resamples each: the standard deviations agree to Monte Carlo error (≈ 2%)
+    assert spread["bayesian"] == pytest.approx(spread["classical"], rel=0.08)
+    assert spread["bayesian"].mean() == pytest.approx(spread["classical"].mean(), rel=0.03)
+
+
+@pytest.mark.slow
 def test_gamebench_pooled_resampling_under_covers_when_games_are_unbalanced():
     # Why "game" is the default: pooled draws give the 60-match game as many draws as the
     # 600-match one, as if it had 330 independent matches, and the intervals come out short.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -147,3 +148,52 @@ def test_heat_map_labels_cells_while_they_are_readable():
     assert len(texts) == 6 and "0.62" in texts and "0.38" in texts  # σ(±0.5)
     large = win_probability_plot(table(LABELLED_CELLS + 1)).axes[0]
     assert len(large.texts) == 0 and len(large.get_xticklabels()) == LABELLED_CELLS + 1
+
+
+def test_forest_plot_takes_a_rating_a_hair_outside_its_interval():
+    import numpy as np
+
+    from sessions.leaderboard import forest_plot
+    from sessions.ratings import Rating, RatingTable
+
+    # every resample agrees (one match, or a sweep): the mean may differ from the
+    # percentiles in the last bit
+    rows = [Rating("mcts", 1.9659128163621211, 1.9659128163621629, 1.9659128163621629, 1, 1,
+                   1.0, 0.0),
+            Rating("random", -1.9659128163621211, -1.9659128163621629, -1.9659128163621629, 2,
+                   1, 0.0, 0.0)]
+    fig = forest_plot(RatingTable("nim", 1, 0, rows, np.zeros((2, 2))))
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["1. mcts", "2. random"]
+
+
+def test_gama_sessions_are_rated_and_scored_0_to_100(tmp_path):
+    with Store(tmp_path / "gama.sqlite3") as store:
+        play(store, "guess_2_3", ["equilibrium", "adaptive"] + ["random"] * 8, 2, 4)
+        play(store, "tic_tac_toe", ["random", "mcts:25:0s"], 1, 1)
+        board = Leaderboard(store, settings=Settings(bootstrap=50))
+        view = board.view()
+        assert view.report.dropped == {}  # GAMA's bots are agents ratings know
+        assert view.report.games["guess_2_3"].matches == 2
+        gama = {row[0]: row for row in view.gama.rows}
+        assert view.gama.headers[1] == "Guess 2/3 of the Average"
+        assert set(gama) == {"equilibrium", "adaptive", "random"}
+        assert re.fullmatch(r"\d+\.\d ± \d+\.\d \(2\)", gama["adaptive"][1])
+        assert gama["adaptive"][-1] == "—"  # overall only once all eight games are played
+        assert board.view(Filters.parse(game="tic_tac_toe")).gama.rows == []
+        assert board.view(Filters(humans_only=True)).gama.rows == []
+
+
+def test_every_agent_kind_the_specs_make_can_be_rated():
+    from agents.specs import CLASSIC
+    from sessions.results import KINDS
+
+    assert set(CLASSIC) | {"human", "llm"} <= KINDS
+
+
+def test_csv_file_names_say_which_filters_made_them(store, tmp_path):
+    board = Leaderboard(store, settings=Settings(bootstrap=20))
+    names = {board.view(f).csv(tmp_path).name for f in (
+        Filters.parse(), Filters.parse(humans_only=True),
+        Filters.parse(game="kuhn_poker", since="2025-01-01", until="2025-01-31"))}
+    assert names == {"leaderboard-all-8-sessions.csv", "leaderboard-all-humans-8-sessions.csv",
+                     "leaderboard-kuhn_poker-from-2025-01-01-to-2025-01-31-8-sessions.csv"}
