@@ -34,7 +34,7 @@ class Selection:
             return resolve(spec, state, seat, Click(path=path))
         except NeedsMore as more:
             self.path, self.targets = path, tuple(more.options)
-            return (f"{' then '.join(path)} selected: click a highlighted square, or {target} "
+            return (f"{' then '.join(path)} selected: click a highlighted spot, or {target} "
                     "again to cancel.")
         except MoveError:
             return self._not_a_move(spec, state, seat, target)
@@ -48,7 +48,7 @@ class Selection:
         fresh = next_targets(spec, state, seat, (target,))
         if self.path and fresh:
             self.path, self.targets = (target,), fresh
-            return f"{target} selected: click a highlighted square, or {target} again to cancel."
+            return f"{target} selected: click a highlighted spot, or {target} again to cancel."
         after = f" after {' then '.join(self.path)}" if self.path else ""
         return f"{target} is not a legal move{after}."
 

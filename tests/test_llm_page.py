@@ -274,15 +274,26 @@ def test_sealed_bids_are_not_named_before_the_end(fake):
     assert view["moves"][0]["move"] == bid.label and "valuation" in render(view)
 
 
+def settle(session, timeout: float = 10) -> None:
+    """Wait for agents answering in the background (in a simultaneous round they think
+    while the person does)."""
+    deadline = time.monotonic() + timeout
+    while session.agents.busy() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def test_a_simultaneous_choice_is_hidden_until_the_round_is_played(fake):
     fake.responder = saying("They cooperated last time; I defect now.", move=1)
     session, panel = llm_game("iterated_prisoners_dilemma", "openai/gpt-4o-mini+cot")
-    session.run_agents()  # the model chooses first; the person has not chosen yet
+    session.run_agents()  # the model chooses while the person has not chosen yet
+    settle(session)
     view = panel.view(session)
+    assert view["turns"] and view["turns"][0]["text_hidden"]
     assert "defect" not in json.dumps(view).lower()
     assert "until the round is played" in render(view)
     session.play_label("cooperate")
     session.run_agents()  # round 1 is played; unless the game ended, round 2 is chosen
+    settle(session)
     view = panel.view(session)
     round_one = view["earlier"][-1] if view["earlier"] else view["turns"][0]
     assert "I defect now" in json.dumps(round_one) and not round_one["text_hidden"]
