@@ -73,6 +73,13 @@ def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont
     return ImageFont.load_default(size=size)
 
 
+def centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, size: int,
+            fill: Colour | str, bold: bool = False, anchor: str = "mm") -> None:
+    """Draw ``text`` straight onto ``draw`` centred on ``xy`` (or at another Pillow
+    ``anchor``), in :func:`font` of ``size`` pixels (at least 8)."""
+    draw.text(xy, text, font=font(max(8, int(size)), bold=bold), fill=fill, anchor=anchor)
+
+
 # --- canvas -------------------------------------------------------------------------------
 
 

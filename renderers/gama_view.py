@@ -29,6 +29,8 @@ from games.gama import scoring
 from games.gama.common import number_text, player_name
 
 WIDTH, HEIGHT, DPI = 8.0, 4.2, 100
+RENDERER_API = ("text", "image", "table", "control", "prompt", "messages", "hit_test",
+                "seat_label")
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,15 @@ class GamaView:
         return ""
 
     # --- what the page and the prompts use ---------------------------------------------------
+
+    def module_attribute(self, name: str) -> Any:
+        """The renderer function ``name`` of this view, for the game's renderer module to
+        export (``__getattr__ = VIEW.module_attribute``): the module then has the renderer
+        contract of :mod:`renderers` and nothing else (no ``centres``, no ``buttons``)."""
+        if name in RENDERER_API:
+            return getattr(self, name)
+        raise AttributeError(f"module renderers.{self.game_id} has no attribute {name!r}")
+
 
     def acting(self, state: pyspiel.State, seat: int) -> bool:
         if state.is_terminal() or state.is_chance_node():

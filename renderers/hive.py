@@ -17,8 +17,8 @@ from PIL import Image, ImageDraw
 from games import hive
 from games.actions import LegalMove
 from games.hive import Hex, Position
+from renderers.drawing import centred
 from renderers.hive_text import text
-from renderers.typeface import centred
 
 SHORT = ["White", "Black"]
 

@@ -207,11 +207,4 @@ class PirateView(GamaView):
 
 
 VIEW = PirateView()
-text = VIEW.text
-image = VIEW.image
-table = VIEW.table
-control = VIEW.control
-prompt = VIEW.prompt
-messages = VIEW.messages
-hit_test = VIEW.hit_test
-seat_label = VIEW.seat_label
+__getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

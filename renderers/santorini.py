@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from games import santorini
 from games.santorini import DOME, SIZE, WORKERS, SantoriniState, square_name
 from renderers.common import seat_line, turn_line
-from renderers.typeface import centred
+from renderers.drawing import centred
 
 NAMES = ["Blue (player 0, workers A and B)", "Orange (player 1, workers X and Y)"]
 HEADER, LEFT, CELL, BOTTOM, RIGHT = 46, 36, 104, 34, 16

@@ -19,6 +19,7 @@ if str(ROOT) not in sys.path:
 from agents.specs import parse_spec  # noqa: E402
 from games.gamabench import GAMES  # noqa: E402
 from renderers import renderer  # noqa: E402
+from scripts.goldens import write_goldens  # noqa: E402
 from sessions.record import replay  # noqa: E402
 from sessions.tournament import play_one  # noqa: E402
 
@@ -49,12 +50,7 @@ def snapshot(game_id: str) -> str:
 
 
 def main() -> int:
-    GOLDEN.mkdir(parents=True, exist_ok=True)
-    for spec in GAMES:
-        path = GOLDEN / f"{spec.id}.txt"
-        path.write_text(snapshot(spec.id), encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT)}")
-    return 0
+    return write_goldens(GOLDEN, GAMES, lambda spec: snapshot(spec.id))
 
 
 if __name__ == "__main__":

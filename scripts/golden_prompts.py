@@ -17,6 +17,7 @@ from agents.llm.chat import ChatRequest
 from agents.llm.modes import Ask
 from agents.specs import make_agent
 from games.registry import GameSpec, all_games, get
+from scripts.goldens import write_goldens
 from sessions.engine import play_turn
 from sessions.match import Match
 from sessions.record import SeatRecord
@@ -88,12 +89,8 @@ def golden_text(spec: GameSpec) -> str:
 
 
 def main(names: list[str]) -> int:
-    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     specs = [get(name) for name in names] if names else all_games()
-    for spec in specs:
-        (GOLDEN_DIR / f"{spec.id}.txt").write_text(golden_text(spec), encoding="utf-8")
-        print(f"wrote {GOLDEN_DIR / spec.id}.txt")
-    return 0
+    return write_goldens(GOLDEN_DIR, specs, golden_text)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from games.registry import GameSpec, all_games, get
 from renderers import text_view
+from scripts.goldens import write_goldens
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "tests" / "golden" / "views"
 MAX_STEPS = 12
@@ -38,12 +39,8 @@ def golden_text(spec: GameSpec) -> str:
 
 
 def main(names: list[str]) -> int:
-    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     specs = [get(name) for name in names] if names else all_games()
-    for spec in specs:
-        (GOLDEN_DIR / f"{spec.id}.txt").write_text(golden_text(spec), encoding="utf-8")
-        print(f"wrote {GOLDEN_DIR / spec.id}.txt")
-    return 0
+    return write_goldens(GOLDEN_DIR, specs, golden_text)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyspiel
 import pytest
@@ -10,6 +12,13 @@ from games.registry import GameSpec, all_games
 
 GAMES = all_games()
 GAME_IDS = [spec.id for spec in GAMES]
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""The browser of the UI tests (Debian's chromium, driven by Playwright)."""
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT = 20_000
+"""How long a browser test waits for the page to show something (ms)."""
 
 
 def fixed_params(spec: GameSpec, seed: int = 7) -> dict[str, object]:
@@ -50,3 +59,30 @@ def acting_players(state: pyspiel.State) -> list[int]:
 @pytest.fixture(params=GAME_IDS)
 def game_spec(request: pytest.FixtureRequest) -> GameSpec:
     return next(spec for spec in GAMES if spec.id == request.param)
+
+
+# --- the browser tests ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium, once per test module."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium is not installed (scripts/test.sh installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, app):
+    """A fresh browser tab on the test module's ``app`` fixture (a running app)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1100})
+    opened = context.new_page()
+    opened.set_default_timeout(WAIT)
+    opened.goto(app.url)
+    yield opened
+    context.close()

@@ -15,42 +15,17 @@ from games.registry import get
 from renderers import renderer
 from sessions.store import Store
 from tests.app_server import running_app
+from tests.conftest import WAIT
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).parent / "artifacts"
-WAIT = 20_000  # ms
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     with running_app(tmp_path_factory.mktemp("browser")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed (scripts/test.sh installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser, app):
-    context = browser.new_context(viewport={"width": 1280, "height": 1100})
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT)
-    opened.goto(app.url)
-    yield opened
-    context.close()
 
 
 def _expect():

@@ -18,7 +18,13 @@ from sessions.engine import FailurePolicy
 from sessions.store import Store
 from sessions.tournament import run_tournament
 from tests.app_server import running_app
-from tests.test_browser import ARGS, CHROMIUM, WAIT, _click_pixel, _expect, _moves, _shot, _start
+from tests.test_browser import (
+    _click_pixel,
+    _expect,
+    _moves,
+    _shot,
+    _start,
+)
 from tests.test_leaderboard_app import fill
 
 pytestmark = pytest.mark.browser
@@ -30,28 +36,6 @@ def app(tmp_path_factory):
     fill(data / "arena.sqlite3")
     with running_app(data) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed (scripts/test.sh installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser, app):
-    context = browser.new_context(viewport={"width": 1280, "height": 1100})
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT)
-    opened.goto(app.url)
-    yield opened
-    context.close()
 
 
 def _position(game_id: str, page):

@@ -14,16 +14,15 @@ import pytest
 from agents.llm import load_opponents
 from agents.llm.local import missing
 from tests.app_server import running_app
+from tests.conftest import WAIT
 from tests.fake_llm_server import FakeLLM, Reply, Request, answer
-from tests.test_browser import (  # noqa: F401 - browser is a fixture
-    WAIT,
+from tests.test_browser import (
     _answer_consent,
     _choose,
     _click_board,
     _expect,
     _moves,
     _shot,
-    browser,
 )
 
 pytestmark = pytest.mark.browser
@@ -48,7 +47,7 @@ def app(fake, tmp_path_factory):
 
 
 @pytest.fixture
-def page(browser, app):  # noqa: F811 - the imported fixture is used here
+def page(browser, app):
     context = browser.new_context(viewport={"width": 1280, "height": 1200})
     opened = context.new_page()
     opened.set_default_timeout(WAIT)

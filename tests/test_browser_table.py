@@ -13,17 +13,16 @@ import time
 import pytest
 
 from sessions.store import Store
-from tests.test_browser import (  # noqa: F401 - app, browser, page: fixtures used by name
-    _answer_consent,
-    _choose,
-    _expect,
-    _shot,
-    app,
-    browser,
-    page,
-)
+from tests.app_server import running_app
+from tests.test_browser import _answer_consent, _choose, _expect, _shot
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("browser-table")) as running:
+        yield running
 
 
 def _open_table(tab, game: str, *, seat: str, rounds: int | None = None) -> None:

@@ -10,7 +10,7 @@ import base64
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agents.llm.chat import ChatRequest, Completion, OnToken, ProviderFault, fault_from
+from agents.llm.chat import ChatRequest, Completion, OnToken, ProviderFault, provider_faults
 
 if TYPE_CHECKING:
     import anthropic
@@ -30,18 +30,10 @@ class AnthropicChat:
     def stream(self, request: ChatRequest, *, on_token: OnToken, timeout: float,
                keep_going: Callable[[], None]) -> Completion:
         text: list[str] = []
-        try:
+        with provider_faults(self.client.api_key, text):
             stream = self.client.messages.create(**self._arguments(request, timeout))
             with stream:
                 return _read(stream, text, on_token, keep_going)
-        except ProviderFault:
-            raise
-        except Exception as err:
-            fault = fault_from(err, secrets=[str(self.client.api_key or "")],
-                               partial="".join(text))
-            if fault is None:
-                raise
-            raise fault from None
 
     def _arguments(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
         arguments: dict[str, Any] = {

@@ -14,7 +14,8 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -101,6 +102,21 @@ def _transport_error(err: BaseException) -> bool:
         if module is not None and isinstance(err, module.HTTPError | module.StreamError):
             return True
     return False
+
+
+@contextmanager
+def provider_faults(api_key: object, text: list[str]) -> Iterator[None]:
+    """Turn what an SDK raises inside the block into a :class:`ProviderFault` (the key
+    redacted, the text streamed so far in ``text`` kept as ``partial``); bugs pass through."""
+    try:
+        yield
+    except ProviderFault:
+        raise
+    except Exception as err:
+        fault = fault_from(err, secrets=[str(api_key or "")], partial="".join(text))
+        if fault is None:
+            raise
+        raise fault from None
 
 
 def fault_from(err: BaseException, *, secrets: Iterable[str] = (), partial: str = ""

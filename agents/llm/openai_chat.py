@@ -7,7 +7,7 @@ import base64
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agents.llm.chat import ChatRequest, Completion, OnToken, ProviderFault, fault_from
+from agents.llm.chat import ChatRequest, Completion, OnToken, ProviderFault, provider_faults
 
 # Fields some compatible servers use for a reasoning model's thinking (DeepSeek, vLLM: the
 # first; Ollama, OpenRouter: the second).
@@ -32,18 +32,10 @@ class OpenAIChat:
     def stream(self, request: ChatRequest, *, on_token: OnToken, timeout: float,
                keep_going: Callable[[], None]) -> Completion:
         text: list[str] = []
-        try:
+        with provider_faults(self.client.api_key, text):
             stream = self.client.chat.completions.create(**self._arguments(request, timeout))
             with stream:
                 return self._read(stream, text, on_token, keep_going)
-        except ProviderFault:
-            raise
-        except Exception as err:
-            fault = fault_from(err, secrets=[str(self.client.api_key or "")],
-                               partial="".join(text))
-            if fault is None:
-                raise
-            raise fault from None
 
     def _arguments(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
         arguments: dict[str, Any] = {
