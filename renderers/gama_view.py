@@ -11,6 +11,7 @@ each game's ``entries`` is the only place that decides what a seat was told.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Sequence
@@ -194,7 +195,7 @@ class GamaView:
               targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
         """The plot of the rounds so far; its title names the seat whose view it is."""
         plot = self.plot(state, seat)
-        return draw(replace(plot, title=f"{plot.title} (you: {self.seat_label(seat)})"))
+        return _drawn(replace(plot, title=f"{plot.title} (you: {self.seat_label(seat)})")).copy()
 
     def hit_test(self, state: pyspiel.State, seat: int, x: float, y: float, *,
                  selection: Sequence[str] = ()) -> str | None:
@@ -286,6 +287,13 @@ def choice_control(label: str, options: Sequence[str], json_field: str) -> Contr
 
 # --- drawing ---------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=64)
+def _drawn(plot: Plot) -> Image.Image:
+    """:func:`draw`, remembered: a page redraws the same plot until a round is settled
+    (plots are values, so equal plots are the same picture)."""
+    return draw(plot)
+
+
 def draw(plot: Plot) -> Image.Image:
     """The plot as an RGB image (matplotlib's object API: safe from several threads)."""
     figure = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI)
@@ -313,7 +321,9 @@ def draw(plot: Plot) -> Image.Image:
     axes.set_title(plot.title)
     axes.set_ylabel(plot.ylabel)
     axes.grid(alpha=0.3)
-    figure.tight_layout()
+    # fixed margins (room for the tick labels, axis labels and title at this size):
+    # tight_layout measured every label first and took 40% of the time
+    figure.subplots_adjust(left=0.085, right=0.98, bottom=0.12, top=0.91)
     canvas = FigureCanvasAgg(figure)  # the pixels directly: a PNG round trip took 40% longer
     canvas.draw()
     rgba = Image.frombuffer("RGBA", canvas.get_width_height(), bytes(canvas.buffer_rgba()))
