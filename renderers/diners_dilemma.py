@@ -7,12 +7,10 @@ import pyspiel
 from games.gama.betraying import COSTLY
 from games.gama.common import number_text
 from renderers.gama_view import (
-    Control,
     Entry,
-    GamaView,
     Plot,
+    RoundsView,
     Series,
-    choice_control,
     json_answer,
 )
 
@@ -21,12 +19,11 @@ def _amount(value: float) -> str:
     return number_text(round(value, 2))
 
 
-class DinersView(GamaView):
+class DinersView(RoundsView):
     game_id = "diners_dilemma"
     json_field = "chosen_dish"
-
-    def progress(self, state: pyspiel.State) -> str:
-        return f"Round {state.round_number} of {state.get_game().num_rounds}"
+    choice_label = "Which dish?"
+    choices = ("cheap", "costly")
 
     def entries(self, state: pyspiel.State, seat: int) -> list[Entry]:
         out = []
@@ -64,10 +61,6 @@ class DinersView(GamaView):
             "Please provide your chosen dish in the following JSON format:\n"
             '{"chosen_dish": "costly_or_cheap"}'
         )
-
-    def control(self, state: pyspiel.State, seat: int) -> Control:
-        options = ["cheap", "costly"] if self.acting(state, seat) else []
-        return choice_control("Which dish?", options, self.json_field)
 
     def plot(self, state: pyspiel.State, seat: int) -> Plot:
         played = range(state.settled())

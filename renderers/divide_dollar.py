@@ -9,22 +9,18 @@ import pyspiel
 
 from games.gama.common import number_text
 from renderers.gama_view import (
-    Control,
     Entry,
-    GamaView,
     Plot,
+    RoundsView,
     Series,
     json_answer,
-    number_control,
 )
 
 
-class DivideView(GamaView):
+class DivideView(RoundsView):
     game_id = "divide_dollar"
     json_field = "bid_amount"
-
-    def progress(self, state: pyspiel.State) -> str:
-        return f"Round {state.round_number} of {state.get_game().num_rounds}"
+    number_label = "Your bid"
 
     def entries(self, state: pyspiel.State, seat: int) -> list[Entry]:
         golds = state.get_game().golds
@@ -61,10 +57,6 @@ class DivideView(GamaView):
             "Please provide your bid amount in the following JSON format:\n"
             f'{{"bid_amount": "integer_between_0_and_{golds}"}}'
         )
-
-    def control(self, state: pyspiel.State, seat: int) -> Control:
-        return number_control("Your bid", state.legal_actions(seat) if self.acting(
-            state, seat) else [], self.json_field)
 
     def plot(self, state: pyspiel.State, seat: int) -> Plot:
         game, played = state.get_game(), range(state.settled())

@@ -10,22 +10,19 @@ import pyspiel
 
 from games.gama.cooperative import GO
 from renderers.gama_view import (
-    Control,
     Entry,
-    GamaView,
     Plot,
+    RoundsView,
     Series,
-    choice_control,
     json_answer,
 )
 
 
-class ElFarolView(GamaView):
+class ElFarolView(RoundsView):
     game_id = "el_farol"
     json_field = "decision"
-
-    def progress(self, state: pyspiel.State) -> str:
-        return f"Round {state.round_number} of {state.get_game().num_rounds}"
+    choice_label = "Go to the bar or stay home?"
+    choices = ("go", "stay")
 
     def entries(self, state: pyspiel.State, seat: int) -> list[Entry]:
         game = state.get_game()
@@ -65,10 +62,6 @@ class ElFarolView(GamaView):
             "Please provide your decision in the following JSON format:\n"
             '{"decision": "go_or_stay"}'
         )
-
-    def control(self, state: pyspiel.State, seat: int) -> Control:
-        options = ["go", "stay"] if self.acting(state, seat) else []
-        return choice_control("Go to the bar or stay home?", options, self.json_field)
 
     def plot(self, state: pyspiel.State, seat: int) -> Plot:
         game, played = state.get_game(), range(state.settled())

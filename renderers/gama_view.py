@@ -285,6 +285,26 @@ def choice_control(label: str, options: Sequence[str], json_field: str) -> Contr
     return Control("choice", label, options=tuple(options), json_field=json_field)
 
 
+class RoundsView(GamaView):
+    """A game of a fixed number of simultaneous rounds, each decided by one number (the
+    field ``number_label``) or by one of a few words (``choices``, asked by ``choice_label``)."""
+
+    number_label: str = ""
+    choice_label: str = ""
+    choices: tuple[str, ...] = ()
+
+    def progress(self, state: pyspiel.State) -> str:
+        return f"Round {state.round_number} of {state.get_game().num_rounds}"
+
+    def control(self, state: pyspiel.State, seat: int) -> Control:
+        acting = self.acting(state, seat)
+        if self.choices:
+            return choice_control(self.choice_label, self.choices if acting else (),
+                                  self.json_field)
+        return number_control(self.number_label, state.legal_actions(seat) if acting else [],
+                              self.json_field)
+
+
 # --- drawing ---------------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=64)

@@ -9,22 +9,18 @@ import pyspiel
 
 from games.gama.common import number_text, ratio_text
 from renderers.gama_view import (
-    Control,
     Entry,
-    GamaView,
     Plot,
+    RoundsView,
     Series,
     json_answer,
-    number_control,
 )
 
 
-class GuessView(GamaView):
+class GuessView(RoundsView):
     game_id = "guess_2_3"
     json_field = "chosen_number"
-
-    def progress(self, state: pyspiel.State) -> str:
-        return f"Round {state.round_number} of {state.get_game().num_rounds}"
+    number_label = "Your number"
 
     def entries(self, state: pyspiel.State, seat: int) -> list[Entry]:
         ratio = ratio_text(state.get_game().ratio)
@@ -66,10 +62,6 @@ class GuessView(GamaView):
             "Please provide your chosen number in the following JSON format:\n"
             f'{{"chosen_number": "integer_between_{game.minimum}_and_{game.maximum}"}}'
         )
-
-    def control(self, state: pyspiel.State, seat: int) -> Control:
-        return number_control("Your number", state.legal_actions(seat) if self.acting(
-            state, seat) else [], self.json_field)
 
     def plot(self, state: pyspiel.State, seat: int) -> Plot:
         played = range(state.settled())

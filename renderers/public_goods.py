@@ -8,13 +8,11 @@ import pyspiel
 
 from games.gama.common import number_text, player_name, ratio_text
 from renderers.gama_view import (
-    Control,
     Entry,
-    GamaView,
     Plot,
+    RoundsView,
     Series,
     json_answer,
-    number_control,
 )
 
 
@@ -22,12 +20,10 @@ def _tokens(value: float) -> str:
     return number_text(round(value, 2))
 
 
-class PublicGoodsView(GamaView):
+class PublicGoodsView(RoundsView):
     game_id = "public_goods"
     json_field = "tokens_contributed"
-
-    def progress(self, state: pyspiel.State) -> str:
-        return f"Round {state.round_number} of {state.get_game().num_rounds}"
+    number_label = "Tokens to contribute"
 
     def identity(self, state: pyspiel.State, seat: int) -> str:
         return f"You are {player_name(seat)}."
@@ -70,10 +66,6 @@ class PublicGoodsView(GamaView):
             "Please provide the number of tokens in the following JSON format:\n"
             f'{{"tokens_contributed": "integer_between_0_and_{tokens}"}}'
         )
-
-    def control(self, state: pyspiel.State, seat: int) -> Control:
-        return number_control("Tokens to contribute", state.legal_actions(seat) if self.acting(
-            state, seat) else [], self.json_field)
 
     def plot(self, state: pyspiel.State, seat: int) -> Plot:
         played = range(state.settled())

@@ -9,23 +9,19 @@ from __future__ import annotations
 import pyspiel
 
 from renderers.gama_view import (
-    Control,
     Entry,
-    GamaView,
     Plot,
+    RoundsView,
     Series,
     json_answer,
-    number_control,
 )
 
 
-class AuctionView(GamaView):
+class AuctionView(RoundsView):
     game_id = "sealed_bid_auction"
     json_field = "bid"
     score_uses_hidden = True
-
-    def progress(self, state: pyspiel.State) -> str:
-        return f"Round {state.round_number} of {state.get_game().num_rounds}"
+    number_label = "Your bid"
 
     def entries(self, state: pyspiel.State, seat: int) -> list[Entry]:
         out = []
@@ -67,10 +63,6 @@ class AuctionView(GamaView):
             "Please provide your bid in the following JSON format:\n"
             f'{{"bid": "integer_between_0_and_{value}"}}'
         )
-
-    def control(self, state: pyspiel.State, seat: int) -> Control:
-        return number_control("Your bid", state.legal_actions(seat) if self.acting(
-            state, seat) else [], self.json_field)
 
     def plot(self, state: pyspiel.State, seat: int) -> Plot:
         played = range(state.settled())
