@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import percentile  # noqa: E402
 from games.actions import Text  # noqa: E402
 from sessions.play import PlaySession  # noqa: E402
 from sessions.players import Person, new_player_id  # noqa: E402
@@ -35,8 +36,7 @@ SEAT = 4
 
 
 def summary(label: str, seconds: list[float]) -> str:
-    ordered = sorted(seconds)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    p95 = percentile(seconds, 95)
     return (f"{label:<44} n={len(seconds):3d}  median {statistics.median(seconds) * 1000:7.1f} ms"
             f"  p95 {p95 * 1000:7.1f} ms  max {max(seconds) * 1000:7.1f} ms")
 

@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from agents.search import MCTSAgent
+from benchmarks import percentile
 from games.actions import ActionId
 from sessions.match import Match
 from sessions.record import SeatRecord
@@ -54,8 +55,7 @@ def main() -> None:
     args = parser.parse_args()
     for game_id in ("hive", "santorini"):
         times, how = replies(game_id, args.matches, args.replies)
-        times.sort()
-        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        p95 = percentile(times, 95)
         print(f"{game_id:<10} {len(times):>3} replies  mean {statistics.mean(times):.3f} s  "
               f"p95 {p95:.3f} s  max {max(times):.3f} s  "
               f"(searches: {', '.join(f'{k} x{v}' for k, v in sorted(how.items()))})")

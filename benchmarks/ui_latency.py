@@ -27,15 +27,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import percentile  # noqa: E402
 from games.registry import all_games  # noqa: E402
 from renderers import renderer  # noqa: E402
 from sessions.play import PlaySession  # noqa: E402
 from sessions.players import Person, new_player_id  # noqa: E402
 from sessions.store import Store  # noqa: E402
-
-
-def percentile(values: list[float], q: float) -> float:
-    return float(np.percentile(values, q))
 
 
 class Timer:

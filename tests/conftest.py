@@ -78,9 +78,15 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, app):
+def viewport() -> dict[str, int]:
+    """The browser window of :func:`page` (a test module may ask for a taller one)."""
+    return {"width": 1280, "height": 1100}
+
+
+@pytest.fixture
+def page(browser, app, viewport):
     """A fresh browser tab on the test module's ``app`` fixture (a running app)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1100})
+    context = browser.new_context(viewport=viewport)
     opened = context.new_page()
     opened.set_default_timeout(WAIT)
     opened.goto(app.url)

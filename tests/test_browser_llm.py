@@ -14,7 +14,6 @@ import pytest
 from agents.llm import load_opponents
 from agents.llm.local import missing
 from tests.app_server import running_app
-from tests.conftest import WAIT
 from tests.fake_llm_server import FakeLLM, Reply, Request, answer
 from tests.test_browser import (
     _answer_consent,
@@ -47,13 +46,8 @@ def app(fake, tmp_path_factory):
 
 
 @pytest.fixture
-def page(browser, app):
-    context = browser.new_context(viewport={"width": 1280, "height": 1200})
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT)
-    opened.goto(app.url)
-    yield opened
-    context.close()
+def viewport() -> dict[str, int]:
+    return {"width": 1280, "height": 1200}  # room for the thinking panel under the board
 
 
 def slow_thinker(request: Request) -> Reply:
