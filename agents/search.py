@@ -17,10 +17,9 @@ from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms import mcts as py_mcts
 
 from agents.base import Decision, SeatView
+from agents.naming import DEFAULT_SECONDS, GTBENCH_SIMULATIONS
 from games.actions import ActionId
 
-GTBENCH_SIMULATIONS = 1000
-DEFAULT_SECONDS = 2.0
 MAX_WORLDS = 200_000
 
 
@@ -148,7 +147,7 @@ class _TimedISMCTS(ismcts.ISMCTSBot):
     """OpenSpiel's Python IS-MCTS with a wall-clock cap on the search loop."""
 
     def __init__(self, *args: object, seconds: float, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self._seconds = seconds
         self.simulations_run = 0
 

@@ -19,11 +19,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from games import hive
 from games.actions import Click, NeedsMore, legal_moves, resolve
+from games.gamebench import hive
 from games.registry import get
-from renderers import hive as hive_view
-from renderers import santorini as santorini_view
+from renderers.gamebench import hive as hive_view
+from renderers.gamebench import santorini as santorini_view
 from tests.test_hive_render import grown_hive
 
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.specs import parse_spec  # noqa: E402
 from games.actions import _TABLES, Text, resolve  # noqa: E402
-from games.gamabench import GAMES  # noqa: E402
+from games.gama.catalogue import GAMES  # noqa: E402
 from renderers import renderer  # noqa: E402
 from sessions.record import replay  # noqa: E402
 from sessions.tournament import play_one  # noqa: E402

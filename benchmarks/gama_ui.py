@@ -6,7 +6,7 @@ app's API and in the page.
 Guess 2/3 of the Average, ten seats: the person and nine bots (equilibrium, adaptive and
 random in turn). Prints
 
-- headless: a whole session driven through sessions.play.PlaySession, with the screen the
+- headless: a whole session driven through sessions.web.play.PlaySession, with the screen the
   page draws after every round (results table, plot PNG, text view) and without it;
 - API: a whole session through gradio_client against the real app (python app.py on a free
   loopback port): wall time from /new_game to the last /move, and each /move's latency;
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import percentile  # noqa: E402
 from games.actions import Text  # noqa: E402
-from sessions.play import PlaySession  # noqa: E402
-from sessions.players import Person, new_player_id  # noqa: E402
+from sessions.web.play import PlaySession  # noqa: E402
+from sessions.web.players import Person, new_player_id  # noqa: E402
 from tests.app_server import running_app  # noqa: E402
 from tests.conftest import ARGS, CHROMIUM  # noqa: E402
 

@@ -7,7 +7,7 @@ Part 1, a GameBench-sized file (≈300 matches, 7 agents, 9 games, GameBench-lik
 mostly wins and losses, some ties and fractions), 1000 bootstraps with GameBench's pooled
 resampling: (a) the straightforward loop — draw the match list with weights 1/N_game
 (``random.choices``, as GameBench did), build the comparison matrix, fit it with
-``choix.ilsr_pairwise_dense``, repeat; (b) ours (``sessions.ratings.rate``); (c) the loop
+``choix.ilsr_pairwise_dense``, repeat; (b) ours (``sessions.ratings.report.rate``); (c) the loop
 again on *our* resamples, which must give the same ratings to 1e-6. Ratio = (a) / (b).
 
 Part 2, 1,000,000 synthetic matches between 50 agents in 30 games, 1000 bootstraps: the
@@ -32,10 +32,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sessions import bradley_terry as bt  # noqa: E402
-from sessions import resample  # noqa: E402
-from sessions.ratings import Settings, cells_of, rate  # noqa: E402
-from sessions.results import MatchResult  # noqa: E402
+from sessions.ratings import bradley_terry as bt  # noqa: E402
+from sessions.ratings import resample  # noqa: E402
+from sessions.ratings.report import Settings, cells_of, rate  # noqa: E402
+from sessions.ratings.results import MatchResult  # noqa: E402
 
 ALPHA = 0.001  # GameBench's
 T = TypeVar("T")
@@ -110,7 +110,7 @@ def part_one(bootstrap: int = 1000) -> None:
 
     spread = loop.std(axis=0) / np.sqrt(bootstrap) * np.sqrt(2)
     print(f"  loop (random.choices + choix.ilsr_pairwise_dense): {t_loop:7.3f} s (best of 3)")
-    print(f"  ours (sessions.ratings.rate, overall):              {t_ours:7.3f} s (best of 7)")
+    print(f"  ours (sessions.ratings.report.rate, overall):              {t_ours:7.3f} s (best of 7)")
     print(f"  speed-up: {t_loop / t_ours:.0f}x")
     print(f"  ratings, ours vs loop (independent resamples): max |diff| "
           f"{np.abs(ours - loop.mean(axis=0)).max():.4f} (Monte Carlo s.e. of a difference "

@@ -1,7 +1,7 @@
 """Server-side latency of one click: from the event to the new board image.
 
 For every registered game, a person (seat alternating between games) plays random legal moves
-against the random agent through sessions.play.PlaySession, exactly as the page does: a
+against the random agent through sessions.web.play.PlaySession, exactly as the page does: a
 click at the pixel centre of each click-path target (board games) or a move button (table
 games), then Screen (adapter + engine + store when the game ends + image, text, move list,
 buttons). The opponent's turn is run between moves and not timed. PNG encoding (what Gradio
@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks import percentile  # noqa: E402
 from games.registry import all_games  # noqa: E402
 from renderers import renderer  # noqa: E402
-from sessions.play import PlaySession  # noqa: E402
-from sessions.players import Person, new_player_id  # noqa: E402
 from sessions.store import Store  # noqa: E402
+from sessions.web.play import PlaySession  # noqa: E402
+from sessions.web.players import Person, new_player_id  # noqa: E402
 
 
 class Timer:

@@ -170,9 +170,10 @@ class _LegalTable:
         if self._aliases is None:
             found: dict[str, LegalMove] = {}
             aliases = spec.grammar.aliases
-            for move in self.moves if aliases is not None else ():
-                for alias in aliases(state, player, move.action):
-                    found.setdefault(squash(alias), move)
+            if aliases is not None:
+                for move in self.moves:
+                    for alias in aliases(state, player, move.action):
+                        found.setdefault(squash(alias), move)
             self._aliases = found
         return self._aliases
 

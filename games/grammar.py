@@ -21,6 +21,11 @@ PathFn = Callable[[pyspiel.State, int, int], tuple[str, ...]]
 KeyFn = Callable[[re.Match[str]], str]
 SummaryFn = Callable[[list[int], list[str]], str]
 
+WORD_START = r"(?<![0-9A-Za-z])"
+"""A left word boundary that treats digits as word characters (``C2R3`` is one word)."""
+WORD_END = r"(?![0-9A-Za-z])"
+"""The matching right word boundary."""
+
 
 def squash(text: str) -> str:
     """Lower-case ``text`` and drop everything but letters and digits."""

@@ -73,7 +73,7 @@ class GameSpec:
     max_seats: int | None = None
     objective: Literal["beat", "earn"] = "beat"
     """GTBench's two protocols: "beat" the opponent (win 1, draw ½, loss 0) or "earn" rewards
-    (the returns are the score). NRA scores a game by it (sessions/nra.py)."""
+    (the returns are the score). NRA scores a game by it (sessions/ratings/nra.py)."""
     rule_values: RuleValuesFn | None = None
     """``$name`` values for the rules text from a session's parameters (``$players`` ...)."""
     metrics: MetricsFn | None = None
@@ -149,12 +149,17 @@ def get(game_id: str) -> GameSpec:
 
 
 def all_games() -> list[GameSpec]:
+    """Every registered game, benchmark by benchmark in ``CATALOGUES`` order."""
     _ensure_loaded()
-    return list(_REGISTRY.values())
+    order = {name: i for i, name in enumerate(BENCHMARKS)}
+    return sorted(_REGISTRY.values(), key=lambda spec: order.get(spec.benchmark, len(order)))
 
 
-CATALOGUES = ("games.gtbench", "games.gamebench", "games.gamabench")
-"""Catalogue modules, in the order their games are listed."""
+CATALOGUES = ("games.gtbench", "games.gamebench", "games.gama")
+"""Benchmark packages, in the order their games are listed; importing one registers its games."""
+BENCHMARKS = ("GTBench", "GameBench", "GAMA-Bench")
+"""The ``GameSpec.benchmark`` of each catalogue, in the same order (a package may be imported
+first by a renderer, so the listing does not follow import order)."""
 
 
 def _ensure_loaded() -> None:

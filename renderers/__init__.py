@@ -1,6 +1,13 @@
 """What people and vision models see: one renderer module per game.
 
-Each module ``renderers/<game_id>.py`` is a set of pure functions of (state, seat):
+The modules are grouped like the games, one package per benchmark: ``renderers/gtbench/``,
+``renderers/gamebench/`` and ``renderers/gama/``; :func:`renderer` finds a game's module by
+its id wherever it lives. Shared fonts, colours and geometry are in :mod:`renderers.drawing`
+and :mod:`renderers.common`. This package may import ``games`` (the rules and the shared
+``games.seat_view`` type); it never imports ``agents`` or ``sessions``, and the rules never
+import it.
+
+Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of (state, seat):
 
 - ``text(state, seat) -> str``: the seat's view as text (for LLM prompts, screen readers
   and golden files). It shows only what the rules reveal to that seat.
@@ -25,7 +32,7 @@ Each module ``renderers/<game_id>.py`` is a set of pure functions of (state, sea
 - optional ``seat_label(seat) -> str``: how the game's texts name a seat (``player 3``,
   ``pirate 4``); pages and replays use it for tables of more than two (:func:`seat_label`).
 
-GAMA-Bench's renderers (``renderers/gama_view.py``) add, for the page and the LLM agents:
+GAMA-Bench's renderers (``renderers/gama/view.py``) add, for the page and the LLM agents:
 ``control(state, seat)`` (the input to show: a number field with its range, or choice
 buttons), ``table(state, seat)`` (the per-round results as the seat saw them: headers, rows),
 ``prompt(state, seat)`` / ``messages(state, seat)`` (GAMA's prompt: rules with the session's
@@ -34,13 +41,13 @@ parameters, previous rounds as the seat saw them, one JSON field to answer); the
 is None everywhere: decisions go through ``control``. Pirate Game's renderer also has
 ``plan_fields`` and ``plan_moves``, a whole proposal as one form.
 
-Shared fonts, colours and geometry live in :mod:`renderers.drawing`. The rules in
-``games/`` never import this package.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 import io
 from collections.abc import Sequence
 from types import ModuleType
@@ -48,15 +55,18 @@ from types import ModuleType
 import pyspiel
 from PIL import Image, PngImagePlugin
 
+GROUPS = ("gtbench", "gamebench", "gama")
+"""The renderer packages, one per benchmark (as in ``games/``)."""
 
+
+@functools.cache
 def renderer(game_id: str) -> ModuleType:
-    """The renderer module of ``game_id``."""
-    try:
-        return importlib.import_module(f"renderers.{game_id}")
-    except ModuleNotFoundError as err:
-        if err.name == f"renderers.{game_id}":
-            raise KeyError(f"no renderer for game {game_id!r}") from None
-        raise
+    """The renderer module of ``game_id``, from whichever benchmark package holds it."""
+    for group in GROUPS:
+        name = f"renderers.{group}.{game_id}"
+        if importlib.util.find_spec(name) is not None:
+            return importlib.import_module(name)
+    raise KeyError(f"no renderer for game {game_id!r}")
 
 
 def text_view(game_id: str, state: pyspiel.State, seat: int) -> str:

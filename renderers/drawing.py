@@ -157,9 +157,9 @@ def _lettering(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     Glyph rendering is the costliest part of an image; labels repeat from move to move."""
     face = font(size, bold=bold)
     left, top, right, bottom = face.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, (left, top)
+    return mask, (int(left), int(top))
 
 
 def _scale_box(box: Box) -> tuple[float, float, float, float]:

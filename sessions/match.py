@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from agents.base import PublicMove, SeatView
 from games import registry
 from games.actions import LegalMove, MoveError, Proposal, Text, legal_moves, resolve
+from games.seat_view import PublicMove, SeatView
 from renderers import text_view
 from sessions.record import (
     CHANCE,

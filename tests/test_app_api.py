@@ -7,7 +7,7 @@ from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 from games.registry import get
-from renderers.breakthrough import centres
+from renderers.gtbench.breakthrough import centres
 from sessions.store import Store
 from tests.app_server import running_app
 

@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from games import hive
+from games.gamebench import hive
 from games.registry import get
-from renderers import hive as hive_view
-from renderers import santorini as santorini_view
+from renderers.gamebench import hive as hive_view
+from renderers.gamebench import santorini as santorini_view
 from sessions.engine import FailurePolicy
 from sessions.store import Store
 from sessions.tournament import run_tournament

@@ -6,7 +6,7 @@ import pytest
 
 from games import registry
 from games.actions import ActionId, IllegalMove, MoveError, Text
-from games.gamabench import GAMES
+from games.gama.catalogue import GAMES
 from renderers import renderer, text_view
 from sessions.match import Match
 from sessions.record import SeatRecord
@@ -351,7 +351,7 @@ def test_every_game_has_a_control_a_table_and_an_image(game_id):
 
 
 def test_a_whole_pirate_plan_is_checked_before_it_is_submitted():
-    from renderers.pirate_game import plan_moves
+    from renderers.gama.pirate_game import plan_moves
 
     match = Match("pirate_game", _seats(), seed=0)
     state = match.state

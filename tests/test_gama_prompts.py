@@ -9,9 +9,9 @@ import pytest
 
 from agents.specs import parse_spec
 from games.actions import Text, resolve
-from games.gamabench import GAMES
+from games.gama.catalogue import GAMES
 from renderers import renderer
-from renderers.gama_view import gama_messages, gama_prompt
+from renderers.gama.view import gama_messages, gama_prompt
 from scripts.gama_golden import GOLDEN, snapshot
 from sessions.match import Match
 from sessions.record import SeatRecord, replay

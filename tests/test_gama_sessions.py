@@ -11,15 +11,15 @@ import pytest
 from agents.base import Decision, SeatView
 from agents.specs import agents_for, parse_spec
 from games.actions import ActionId, IllegalMove, Text
-from games.gamabench import GAMES
+from games.gama.catalogue import GAMES
 from renderers import renderer
-from sessions.gama_table import gama_table, markdown, table_rows
 from sessions.match import NotYourTurn
-from sessions.play import PlaySession
-from sessions.players import Person
+from sessions.ratings.gama_table import gama_table, markdown, table_rows
 from sessions.record import MatchRecord, replay
 from sessions.store import Store
 from sessions.tournament import play_one
+from sessions.web.play import PlaySession
+from sessions.web.players import Person
 
 GAMA_IDS = [spec.id for spec in GAMES]
 MIXED = ["equilibrium", "adaptive", "random"] * 3
@@ -249,7 +249,7 @@ def test_gama_table_rows_per_person():
 
 
 def test_end_of_game_summary_lists_every_seat_best_first():
-    from sessions.gama_table import session_summary
+    from sessions.ratings.gama_table import session_summary
 
     record = play_one("pirate_game", [parse_spec("equilibrium")] * 10, seed=0)
     headers, rows = session_summary(record)

@@ -13,8 +13,8 @@ import numpy as np
 import pyspiel
 import pytest
 
-from games import hive
-from games.hive import Move, Position, parse_move
+from games.gamebench import hive
+from games.gamebench.hive import Move, Position, parse_move
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CELL = re.compile(r"\^?[wb][A-Z]\d?\*?|[-*]")

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games import hive
 from games.actions import Click, legal_moves, resolve
+from games.gamebench import hive
 from games.registry import get
-from renderers import hive as view
+from renderers.gamebench import hive as view
 from tests.board_clicks import moves_by_clicking
 from tests.conftest import random_states
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import hive
 from games.actions import Click, IllegalMove, NeedsMore, Text, legal_moves, resolve
+from games.gamebench import hive
 from games.registry import get
-from renderers import hive as view
+from renderers.gamebench import hive as view
 
 SPEC = get("hive")
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from agents.llm import load_opponents, session_usage
+from agents.llm import load_opponents
 from agents.specs import make_agent, parse_spec
 from games import registry
 from games.registry import all_games
@@ -16,6 +16,7 @@ from sessions.engine import FailurePolicy, play_match
 from sessions.match import Match
 from sessions.record import MatchRecord, SeatRecord, replay
 from sessions.store import Store
+from sessions.usage import session_usage
 from tests.fake_llm_server import FakeLLM, Reply, Request, answer
 
 # The SDK warns that claude-sonnet-4-5 is being retired; it is the model the issue names.

@@ -17,11 +17,11 @@ import pytest
 from agents.llm import load_opponents
 from agents.llm.local import missing
 from games.registry import get
-from sessions.llm_page import Keyring, Seating, panel_of, pick, take, with_reasoning
-from sessions.llm_panel_html import render
-from sessions.play import PlaySession
-from sessions.players import Person, new_player_id, opponents_for
 from sessions.store import Store
+from sessions.web.llm_page import Keyring, Seating, panel_of, pick, take, with_reasoning
+from sessions.web.llm_panel_html import render
+from sessions.web.play import PlaySession
+from sessions.web.players import Person, new_player_id, opponents_for
 from tests.fake_llm_server import FakeLLM, Reply, Request, answer
 
 KEY = "sk-test-page-5f0a9c2e7b41d3"

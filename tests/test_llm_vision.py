@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
-import renderers.tic_tac_toe as tic_renderer
+import renderers.gtbench.tic_tac_toe as tic_renderer
 from agents.specs import make_agent
 from games import registry
 from games.actions import ActionId

@@ -1,4 +1,4 @@
-"""The Play tab without a browser: sessions.play.PlaySession and what it stores."""
+"""The Play tab without a browser: sessions.web.play.PlaySession and what it stores."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from agents.base import Decision, SeatView
 from games.actions import ActionId
 from games.registry import get
 from renderers import renderer
-from sessions.play import OpenSessions, PlaySession
-from sessions.players import Person, game_menu, new_player_id, opponents_for, profile_person
 from sessions.store import Store
+from sessions.web.play import OpenSessions, PlaySession
+from sessions.web.players import Person, game_menu, new_player_id, opponents_for, profile_person
 from tests.conftest import GAME_IDS
 
 

@@ -9,13 +9,13 @@ import pyspiel
 import pytest
 from PIL import ImageColor
 
-from games import hive, santorini
 from games.actions import ActionId
+from games.gamebench import hive, santorini
 from games.registry import get
-from renderers import hive as hive_view
-from renderers import santorini as santorini_view
-from sessions.play import PlaySession
-from sessions.players import Person, new_player_id
+from renderers.gamebench import hive as hive_view
+from renderers.gamebench import santorini as santorini_view
+from sessions.web.play import PlaySession
+from sessions.web.players import Person, new_player_id
 from tests.conftest import random_states
 
 

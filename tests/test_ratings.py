@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
-from sessions import bradley_terry as bt
-from sessions import resample
-from sessions.ratings import Settings, cells_of, overlap_ranks, rate
-from sessions.results import MatchResult
+from sessions.ratings import bradley_terry as bt
+from sessions.ratings import resample
+from sessions.ratings.report import Settings, cells_of, overlap_ranks, rate
+from sessions.ratings.results import MatchResult
 
 
 def two_item_rating_gap(wins: float, losses: float, alpha: float) -> float:

@@ -9,17 +9,16 @@ import math
 import pytest
 
 from games.actions import ActionId
-from sessions.gamebench_format import (
+from sessions.match import Match
+from sessions.ratings.gamebench_format import (
     GameBenchFormatError,
     parse_gamebench,
     to_gamebench,
     write_gamebench,
 )
-from sessions.match import Match
-from sessions.nra import nra, nra_matrix, nra_table, objective_of, pair_scores
-from sessions.ratings import Settings, rate
-from sessions.record import MatchRecord, SeatRecord
-from sessions.results import (
+from sessions.ratings.nra import nra, nra_matrix, nra_table, objective_of, pair_scores
+from sessions.ratings.report import Settings, rate
+from sessions.ratings.results import (
     HUMAN,
     MatchResult,
     by_player,
@@ -28,6 +27,7 @@ from sessions.results import (
     results_from_store,
     select,
 )
+from sessions.record import MatchRecord, SeatRecord
 from sessions.store import Store
 
 

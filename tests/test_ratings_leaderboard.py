@@ -12,8 +12,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from sessions.engine import FailurePolicy
-from sessions.leaderboard import Filters, Leaderboard, parse_when
-from sessions.ratings import Settings
+from sessions.ratings.leaderboard import Filters, Leaderboard, parse_when
+from sessions.ratings.report import Settings
 from sessions.store import Store
 from sessions.tournament import run_tournament
 
@@ -135,8 +135,8 @@ def test_dates_are_read_as_utc_days_or_instants():
 def test_heat_map_labels_cells_while_they_are_readable():
     import numpy as np
 
-    from sessions.leaderboard import LABELLED_CELLS, win_probability_plot
-    from sessions.ratings import Rating, RatingTable
+    from sessions.ratings.leaderboard import LABELLED_CELLS, win_probability_plot
+    from sessions.ratings.report import Rating, RatingTable
 
     def table(n: int) -> RatingTable:
         rows = [Rating(f"agent{i}", -i / 2, -i / 2 - 1, -i / 2 + 1, 1, 10, 0.5, 0.0)
@@ -153,8 +153,8 @@ def test_heat_map_labels_cells_while_they_are_readable():
 def test_forest_plot_takes_a_rating_a_hair_outside_its_interval():
     import numpy as np
 
-    from sessions.leaderboard import forest_plot
-    from sessions.ratings import Rating, RatingTable
+    from sessions.ratings.leaderboard import forest_plot
+    from sessions.ratings.report import Rating, RatingTable
 
     # every resample agrees (one match, or a sweep): the mean may differ from the
     # percentiles in the last bit
@@ -185,7 +185,7 @@ def test_gama_sessions_are_rated_and_scored_0_to_100(tmp_path):
 
 def test_every_agent_kind_the_specs_make_can_be_rated():
     from agents.specs import CLASSIC
-    from sessions.results import KINDS
+    from sessions.ratings.results import KINDS
 
     assert set(CLASSIC) | {"human", "llm"} <= KINDS
 

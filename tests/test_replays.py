@@ -7,11 +7,11 @@ from PIL import ImageChops
 
 from agents.specs import parse_spec
 from games.registry import get
-from sessions.play import PlaySession
-from sessions.players import Person, new_player_id
-from sessions.replays import boundaries, frame, recent, summary_row, viewer
 from sessions.store import Store
 from sessions.tournament import play_one
+from sessions.web.play import PlaySession
+from sessions.web.players import Person, new_player_id
+from sessions.web.replays import boundaries, frame, recent, summary_row, viewer
 from tests.conftest import GAME_IDS
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games import santorini
 from games.actions import Click, NeedsMore, legal_moves, resolve
+from games.gamebench import santorini
+from games.gamebench.santorini import SIZE, square_name, square_of
 from games.registry import get
-from games.santorini import SIZE, square_name, square_of
-from renderers import santorini as view
+from renderers.gamebench import santorini as view
 from tests.board_clicks import moves_by_clicking
 from tests.conftest import random_states
 

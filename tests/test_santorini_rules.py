@@ -8,10 +8,10 @@ import numpy as np
 import pyspiel
 import pytest
 
-from games import santorini
 from games.actions import IllegalMove, Text, legal_moves, resolve
+from games.gamebench import santorini
+from games.gamebench.santorini import square_of
 from games.registry import get
-from games.santorini import square_of
 from renderers import text_view
 
 SPEC = get("santorini")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from gradio_client import Client
 
-from games.gamabench import GAMES
+from games.gama.catalogue import GAMES
 from sessions.store import Store
 from tests.app_server import running_app
 

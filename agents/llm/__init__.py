@@ -1,7 +1,7 @@
 """LLM opponents: OpenAI, Anthropic, OpenAI-compatible servers and an offline local model.
 
-Importing this package registers the ``openai``, ``anthropic``, ``compat`` and ``local``
-providers with ``agents.specs`` (``make_agent`` imports it when it meets an LLM spec).
+``agents.specs`` builds ``openai/``, ``anthropic/``, ``compat/`` and ``local/`` specs through
+``agents.llm.providers`` (imported when it first meets an LLM spec).
 
 For the page:
 
@@ -27,16 +27,15 @@ from agents.llm.calls import Budget
 from agents.llm.config import ConfigError, Opponent, Opponents, load_opponents
 from agents.llm.events import LLMEvent
 from agents.llm.local import LocalModelError, LocalServer, LocalServers, local_servers, missing
-from agents.llm.providers import MissingKey, build_agent, canonical_modes, register
-from agents.llm.usage import Usage, session_usage
+from agents.llm.providers import MissingKey, build_agent, canonical_modes
+from agents.llm.usage import Usage
 
 __all__ = [
     "Budget", "Choice", "ConfigError", "LLMAgent", "LLMEvent", "LocalModelError", "LocalServer",
     "LocalServers", "MissingKey", "Opponent", "Opponents", "Usage", "build_agent",
-    "canonical_modes", "load_opponents", "local_servers", "opponent_choices", "session_usage",
+    "canonical_modes", "load_opponents", "local_servers", "opponent_choices",
 ]
 
-register()
 
 
 @dataclass(frozen=True)

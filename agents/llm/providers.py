@@ -45,9 +45,11 @@ from agents.llm.events import EventSink
 from agents.llm.local import LocalModelError, LocalServers, local_servers
 from agents.llm.modes import REASONING
 from agents.llm.openai_chat import OpenAIChat
-from agents.specs import AgentSpec, ModesFn, SpecError, register_provider
+from agents.naming import AgentSpec, SpecError
 from games.registry import GameSpec
 
+PROVIDERS = ("openai", "anthropic", "compat", "local")
+"""The providers LLM specs may name (``PROVIDER/MODEL``)."""
 FLAGS = ("json", "vision")
 OPT_OUT = {"text": "json", "novision": "vision"}
 KNOWN_MODES = (*REASONING, *FLAGS, *OPT_OUT)
@@ -161,15 +163,3 @@ def _key(entry: Opponent, api_key: str | None, env: Mapping[str, str], *,
         raise MissingKey(f"{entry.spec} needs an API key: set {names}, or enter a key "
                          "(kept in memory for this session only)")
     return None
-
-
-def register() -> None:
-    """Make openai/, anthropic/, compat/ and local/ specs buildable by make_agent."""
-    for name in ("openai", "anthropic", "compat", "local"):
-        register_provider(name, build_agent, modes=_modes_of(name))
-
-
-def _modes_of(provider: str) -> ModesFn:
-    def modes(model: str, written: tuple[str, ...]) -> tuple[str, ...]:
-        return canonical_modes(provider, model, written)
-    return modes

@@ -1,7 +1,8 @@
 """Tokens, latency and estimated cost: per call, per move and per session.
 
 Every LLM move's record carries ``meta["usage"]`` (see :meth:`Usage.to_dict`), and so does
-every rejected attempt; :func:`session_usage` adds them up per seat from a stored record.
+every rejected attempt; ``sessions.usage.session_usage`` adds them up per seat from a
+stored record.
 When a server does not report token counts (llama.cpp's server does not while streaming),
 they are estimated from the text length and marked ``estimated``.
 """
@@ -12,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.llm.config import Opponent
-from sessions.record import MatchRecord
 
 CHARS_PER_TOKEN = 4
 
@@ -63,21 +63,3 @@ def cost(opponent: Opponent, prompt_tokens: int, completion_tokens: int) -> floa
 def estimate_tokens(text: str) -> int:
     """A rough token count for servers that report none."""
     return max(1, round(len(text) / CHARS_PER_TOKEN)) if text else 0
-
-
-def session_usage(record: MatchRecord) -> dict[int, Usage]:
-    """Per seat: everything its LLM calls cost in this session, rejected attempts included."""
-    totals: dict[int, Usage] = {}
-    for move in record.moves:
-        _count(totals, move.seat, move.meta)
-        for attempt in move.rejected:
-            _count(totals, move.seat, attempt.meta)
-    for attempt in record.unplayed:
-        if attempt.seat is not None:
-            _count(totals, attempt.seat, attempt.meta)
-    return totals
-
-
-def _count(totals: dict[int, Usage], seat: int, meta: dict[str, Any]) -> None:
-    if "usage" in meta:
-        totals.setdefault(seat, Usage()).add(Usage.from_dict(meta["usage"]))

@@ -1,0 +1,117 @@
+"""How agents are named: the spec grammar, without building anything.
+
+Grammar::
+
+    spec     := classic | llm
+    classic  := NAME [":" ARG [":" ARG]]        random, tit-for-tat, mcts:1000:2s, ismcts:500
+    llm      := PROVIDER "/" MODEL ("+" MODE)*  openai/gpt-4o-mini+cot, compat/qwen2.5:7b+sc-cot
+
+Classic names: ``random``; ``tit-for-tat`` (iterated prisoner's dilemma); ``equilibrium`` and
+``adaptive`` (GAMA-Bench's games: the game's equilibrium strategy, and a bot that adapts to the
+last round it saw); ``mcts`` and ``ismcts`` with optional SIMULATIONS (default 1000, GTBench's
+setting) and SECONDS, a cap on one reply's wall-clock time written like ``2s`` (default 2s;
+``0s`` = no cap). LLM specs are recognised by the ``/``; everything after the first ``/`` up to
+the first ``+`` is the model name (so it may contain ``:``), and each ``+MODE`` names a
+reasoning or answer mode, as written (``agents.specs.parse_spec`` puts them in the canonical
+order of the LLM package, with its defaults filled in).
+
+Each spec has a canonical *entity* (``mcts`` → ``mcts:1000:2s``): the identity under which
+ratings count it, so that differently configured agents are never pooled. This module
+imports nothing of the project; ``agents.specs`` and ``agents.llm`` both build on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+GTBENCH_SIMULATIONS = 1000
+"""GTBench's MCTS setting."""
+DEFAULT_SECONDS = 2.0
+"""The default cap on one search reply's wall-clock time."""
+
+CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive")
+GAMA_BOTS = ("equilibrium", "adaptive")
+
+
+class SpecError(ValueError):
+    """An agent spec that does not parse, or does not fit the game."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    kind: str
+    """``random``, ``mcts``, ``ismcts``, ``tit-for-tat``, ``equilibrium``, ``adaptive``,
+    ``human`` or ``llm``."""
+    text: str
+    simulations: int | None = None
+    seconds: float | None = None
+    provider: str | None = None
+    model: str | None = None
+    modes: tuple[str, ...] = ()
+
+    @property
+    def entity(self) -> str:
+        """The canonical name ratings use for this configuration."""
+        if self.kind in ("mcts", "ismcts"):
+            return f"{self.kind}:{self.simulations}:{_seconds_text(self.seconds or 0.0)}"
+        if self.kind == "llm":
+            return "+".join([f"{self.provider}/{self.model}", *self.modes])
+        return self.kind
+
+    def with_modes(self, modes: tuple[str, ...]) -> AgentSpec:
+        """The same spec with ``modes`` (the canonical form of an LLM spec's modes)."""
+        return replace(self, modes=modes)
+
+    def settings(self) -> dict[str, object]:
+        if self.kind in ("mcts", "ismcts"):
+            return {"simulations": self.simulations, "seconds": self.seconds, "uct_c": 2.0,
+                    "rollouts": 1, **({"solve": True} if self.kind == "mcts" else {})}
+        if self.kind == "llm":
+            return {"provider": self.provider, "model": self.model, "modes": list(self.modes)}
+        return {}
+
+
+def parse(text: str) -> AgentSpec:
+    """Parse an agent spec as written (LLM modes not yet canonical); the error says what is
+    wrong and what is accepted."""
+    spec = text.strip()
+    if not spec:
+        raise SpecError("empty agent spec; " + _GRAMMAR_HELP)
+    if spec == "human":
+        return AgentSpec("human", spec)
+    if "/" in spec:
+        provider, _, rest = spec.partition("/")
+        model, *modes = rest.split("+")
+        if not provider or not model:
+            raise SpecError(f"agent spec {text!r} needs PROVIDER/MODEL; " + _GRAMMAR_HELP)
+        parsed = AgentSpec("llm", spec, provider=provider.lower(), model=model,
+                           modes=tuple(m.lower() for m in modes if m))
+        return parsed
+    name, *args = spec.lower().split(":")
+    if name not in CLASSIC:
+        raise SpecError(f"unknown agent {name!r}; " + _GRAMMAR_HELP)
+    if name in ("random", "tit-for-tat", *GAMA_BOTS):
+        if args:
+            raise SpecError(f"{name} takes no options (got {text!r})")
+        return AgentSpec(name, spec)
+    if len(args) > 2:
+        raise SpecError(f"{name} takes at most SIMULATIONS and SECONDS (got {text!r})")
+    try:
+        simulations = int(args[0]) if args and args[0] else GTBENCH_SIMULATIONS
+        seconds = float(args[1].removesuffix("s")) if len(args) > 1 else DEFAULT_SECONDS
+    except ValueError:
+        raise SpecError(f"{text!r}: write {name}:SIMULATIONS:SECONDSs, e.g. {name}:1000:2s") \
+            from None
+    if simulations < 1 or seconds < 0:
+        raise SpecError(f"{text!r}: simulations must be ≥ 1 and seconds ≥ 0")
+    return AgentSpec(name, spec, simulations=simulations, seconds=seconds)
+
+
+def _seconds_text(seconds: float) -> str:
+    return f"{seconds:g}s"
+
+
+_GRAMMAR_HELP = (
+    "use random, tit-for-tat, equilibrium, adaptive, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
+    "or PROVIDER/MODEL[+MODE...] such as openai/gpt-4o-mini+cot"
+)

@@ -1,0 +1,341 @@
+"""What the leaderboard tab shows, read from the store and cached until a session is stored.
+
+The app builds one :class:`Leaderboard` over its store and, in each handler, asks for a
+:class:`LeaderboardView` with the user's :class:`Filters`. A view holds the tables (overall
+with intervals and per-game columns, per-game ratings, head-to-head win probabilities, NRA)
+and GAMA-Bench's 0-100 scores of the multi-player games
+as :class:`Table` (``table.value`` goes straight into ``gr.Dataframe``), the figures
+(matplotlib ``Figure`` objects built without pyplot, so they are safe in server threads;
+``gr.Plot`` renders them) and a CSV download.
+
+Caching: every call asks the store for its revision (one small SQL query), so a session
+stored by any process shows up on the next refresh; the ratings are recomputed only when
+the revision or the filters change.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import threading
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sessions.ratings import gama_table
+from sessions.ratings.nra import PairNRA, nra_table
+from sessions.ratings.report import RatingReport, RatingTable, Settings, rate
+from sessions.ratings.results import ResultSet, by_player, results_from_store, select
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from sessions.record import MatchRecord
+    from sessions.store import Store
+
+
+def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
+    """A time as seconds since the epoch from ``YYYY-MM-DD`` (UTC; ``end`` means the end of
+    that day), an ISO date-time, or a number; None or "" for no bound."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    text = value.strip()
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"cannot read the date {value!r}; write YYYY-MM-DD or "
+                         "YYYY-MM-DDTHH:MM (UTC unless an offset is given)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if end and len(text) == 10:
+        moment += timedelta(days=1)
+    return moment.timestamp()
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which sessions to rate: one game (None = all), only those with a human seat, and
+    those that ended in [since, until) (seconds since the epoch; None = no bound)."""
+
+    game: str | None = None
+    humans_only: bool = False
+    since: float | None = None
+    until: float | None = None
+
+    @classmethod
+    def parse(cls, *, game: str | None = None, humans_only: bool = False,
+              since: str | float | None = None, until: str | float | None = None) -> Filters:
+        """Filters from UI values: "" or "all" for every game, dates as text."""
+        return cls(None if game in (None, "", "all") else game, bool(humans_only),
+                   parse_when(since), parse_when(until, end=True))
+
+    def slug(self) -> str:
+        """A file name stem saying what was chosen: leaderboard-all-humans-from-2025-01-01."""
+        def day(when: float) -> str:
+            return datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d")
+        parts = ["leaderboard", self.game or "all"]
+        parts += ["humans"] if self.humans_only else []
+        parts += ["from", day(self.since)] if self.since is not None else []
+        parts += ["to", day(self.until - 1)] if self.until is not None else []
+        return "-".join(parts)
+
+
+@dataclass(frozen=True)
+class Table:
+    headers: list[str]
+    rows: list[list[Any]]
+
+    @property
+    def value(self) -> dict[str, Any]:
+        """For ``gr.Dataframe(value=...)``."""
+        return {"headers": self.headers, "data": self.rows}
+
+    def csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(self.headers)
+        writer.writerows(self.rows)
+        return out.getvalue()
+
+    def write_csv(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.write_text(self.csv(), encoding="utf-8")
+        return path
+
+
+def _r(x: float, digits: int = 2) -> float:
+    return round(float(x), digits)
+
+
+def overall_table(report: RatingReport) -> Table:
+    """Rank, entity, rating, interval, matches, win rate, then one rating column per game."""
+    level = f"{report.settings.level:.0%}"
+    games = list(report.games)
+    rows = []
+    for r in report.overall.rows:
+        per_game = [report.games[g].get(r.entity) for g in games]
+        rows.append([r.rank, r.entity, _r(r.rating), _r(r.low), _r(r.high), r.matches,
+                     _r(r.win_rate), *("" if x is None else _r(x.rating) for x in per_game)])
+    return Table(["rank", "entity", "rating", f"{level} low", f"{level} high", "matches",
+                  "win rate", *games], rows)
+
+
+def game_table(report: RatingReport) -> Table:
+    """Every game's ratings, one row per (game, entity)."""
+    level = f"{report.settings.level:.0%}"
+    rows = [[game, r.rank, r.entity, _r(r.rating), _r(r.low), _r(r.high), r.matches,
+             _r(r.win_rate)]
+            for game, table in report.games.items() for r in table.rows]
+    return Table(["game", "rank", "entity", "rating", f"{level} low", f"{level} high",
+                  "matches", "win rate"], rows)
+
+
+def win_probability_table(table: RatingTable) -> Table:
+    """P(row beats column) from the ratings."""
+    p = table.win_probability()
+    return Table(["entity", *table.entities],
+                 [[e, *(_r(x) for x in p[i])] for i, e in enumerate(table.entities)])
+
+
+def nra_rows(rows: list[PairNRA]) -> Table:
+    return Table(["game", "entity", "opponent", "matches", "NRA", "scored by"],
+                 [[r.game, r.entity, r.opponent, r.matches, _r(r.nra, 3),
+                   "win/draw/loss" if r.objective == "beat" else "rewards"] for r in rows])
+
+
+def forest_plot(table: RatingTable, *, level: float = 0.90, title: str | None = None) -> Figure:
+    """Ratings with their intervals, best at the top."""
+    from matplotlib.figure import Figure
+
+    n = len(table.rows)
+    fig = Figure(figsize=(7, 1.2 + 0.35 * max(n, 1)), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(n)[::-1]
+    rating = np.array([r.rating for r in table.rows])
+    low = np.array([r.low for r in table.rows])
+    high = np.array([r.high for r in table.rows])
+    # the rating is the bootstrap mean, which a skewed bootstrap (or rounding, when every
+    # resample agrees) can put a hair outside its own percentile interval
+    below, above = np.clip(rating - low, 0.0, None), np.clip(high - rating, 0.0, None)
+    ax.errorbar(rating, y, xerr=[below, above], fmt="o", color="#1f4e79",
+                ecolor="#7aa6d6", elinewidth=3, capsize=0)
+    ax.set_yticks(y, [f"{r.rank}. {r.entity}" for r in table.rows])
+    ax.axvline(0.0, color="#999999", linewidth=0.8, linestyle=":")
+    ax.set_xlabel(f"Bradley–Terry rating (bootstrap mean, {level:.0%} interval)")
+    ax.set_title(title or (table.game or "All games"))
+    if n == 0:
+        ax.text(0.5, 0.5, "no rated matches", ha="center", va="center", transform=ax.transAxes)
+    return fig
+
+
+LABELLED_CELLS = 12
+"""Heat maps of up to this many entities print each probability in its cell (beyond that
+the labels are unreadable and slow to draw; the head-to-head table has the numbers)."""
+
+
+def win_probability_plot(table: RatingTable, *, title: str | None = None) -> Figure:
+    """Heat map of P(row beats column)."""
+    from matplotlib.figure import Figure
+
+    entities = table.entities
+    n = len(entities)
+    size = 3.0 + 0.45 * max(n, 1)
+    fig = Figure(figsize=(size + 1.5, size), layout="constrained")
+    ax = fig.add_subplot()
+    p = table.win_probability() if n else np.zeros((0, 0))
+    image = ax.imshow(p, cmap="RdBu", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(n), entities, rotation=45, ha="right")
+    ax.set_yticks(range(n), entities)
+    for i in range(n if n <= LABELLED_CELLS else 0):
+        for j in range(n):
+            if i != j:
+                ax.text(j, i, f"{p[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if abs(p[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xlabel("opponent")
+    ax.set_title(title or f"P(row beats column) · {table.game or 'all games'}")
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return fig
+
+
+def gama_scores(records: list[MatchRecord], filters: Filters) -> Table:
+    """GAMA-Bench's table (mean ± std (sessions) of the 0-100 score per game, and overall)
+    over the sessions the filters and their players' consent let in."""
+    chosen = [r for r in records if r.research_use and _passes(r, filters)]
+    headers, rows = gama_table.table_rows(gama_table.gama_table(chosen))
+    return Table(headers, rows)
+
+
+def _passes(record: MatchRecord, filters: Filters) -> bool:
+    ended = record.ended_at
+    return ((filters.game is None or record.game == filters.game)
+            and (not filters.humans_only or any(s.kind == "human" for s in record.seats))
+            and (filters.since is None or (ended is not None and ended >= filters.since))
+            and (filters.until is None or (ended is not None and ended < filters.until)))
+
+
+@dataclass(frozen=True)
+class LeaderboardView:
+    """Everything the tab shows for one set of filters."""
+
+    filters: Filters
+    revision: tuple[int, int, int]
+    report: RatingReport
+    nra: list[PairNRA]
+    nra_skipped: Counter[str] = field(default_factory=Counter)
+    gama: Table = field(default_factory=lambda: Table([], []))
+    """GAMA-Bench's 0-100 scores (see :func:`gama_scores`)."""
+
+    @property
+    def overall(self) -> Table:
+        return overall_table(self.report)
+
+    @property
+    def per_game(self) -> Table:
+        return game_table(self.report)
+
+    @property
+    def nra_table(self) -> Table:
+        return nra_rows(self.nra)
+
+    def scope(self, game: str | None = None) -> RatingTable:
+        """The overall ratings, or one game's (KeyError if the game has no rated match)."""
+        if game in (None, "", "all"):
+            return self.report.overall
+        if game not in self.report.games:
+            raise KeyError(f"no rated matches of {game!r}; games: "
+                           f"{', '.join(self.report.games) or 'none'}")
+        return self.report.games[game]
+
+    def win_probabilities(self, game: str | None = None) -> Table:
+        return win_probability_table(self.scope(game))
+
+    def forest(self, game: str | None = None) -> Figure:
+        return forest_plot(self.scope(game), level=self.report.settings.level)
+
+    def heatmap(self, game: str | None = None) -> Figure:
+        return win_probability_plot(self.scope(game))
+
+    def summary(self) -> str:
+        """One line for above the table: how much was rated and what was left out."""
+        s = self.report.settings
+        matches, games = self.report.overall.matches, len(self.report.games)
+        parts = [f"{matches} rated match{'es' if matches != 1 else ''}",
+                 f"{games} game{'s' if games != 1 else ''}",
+                 f"{s.bootstrap} bootstraps", f"{s.level:.0%} intervals",
+                 "ties count half" if s.ties == "half" else "ties dropped"]
+        dropped = sum(self.report.dropped.values())
+        if dropped:
+            parts.append(f"not rated: {dropped} (" + ", ".join(
+                f"{n} {why}" for why, n in sorted(self.report.dropped.items())) + ")")
+        return " · ".join(parts)
+
+    def csv(self, directory: str | Path) -> Path:
+        """Write the overall table as CSV into ``directory``; the path, for a download."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        return self.overall.write_csv(directory / f"{self.filters.slug()}-{self.revision[0]}"
+                                                  "-sessions.csv")
+
+
+class Leaderboard:
+    """A store's ratings, recomputed only when a session is stored or the filters change."""
+
+    def __init__(self, store: Store, *, settings: Settings = Settings(),
+                 player_min_matches: int | None = None, cache_size: int = 16) -> None:
+        self.store = store
+        self.settings = settings
+        self.player_min_matches = player_min_matches
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+        self._results: tuple[tuple[int, int, int], ResultSet] | None = None
+        self._gama: tuple[tuple[int, int, int], list[MatchRecord]] | None = None
+        self._views: OrderedDict[tuple[Any, ...], LeaderboardView] = OrderedDict()
+
+    def results(self) -> tuple[tuple[int, int, int], ResultSet]:
+        """(store revision, rateable results), read again only when the revision moved."""
+        revision = self.store.revision()
+        with self._lock:
+            if self._results is None or self._results[0] != revision:
+                found = results_from_store(self.store)
+                if self.player_min_matches:
+                    found.results = by_player(found.results, self.player_min_matches)
+                self._results = (revision, found)
+            return self._results
+
+    def gama_records(self) -> list[MatchRecord]:
+        """The stored sessions of GAMA-Bench's games, read again only when the store moved."""
+        revision = self.store.revision()
+        with self._lock:
+            if self._gama is None or self._gama[0] != revision:
+                found = [r for game in gama_table.GAMES for r in self.store.records(game=game)]
+                self._gama = (revision, found)
+            return self._gama[1]
+
+    def games(self) -> list[str]:
+        """Games with at least one rated match, for the game filter."""
+        return sorted({r.game for r in self.results()[1].results})
+
+    def view(self, filters: Filters = Filters()) -> LeaderboardView:
+        revision, found = self.results()
+        key = (revision, filters)
+        with self._lock:
+            if key in self._views:
+                self._views.move_to_end(key)
+                return self._views[key]
+        chosen = select(found.results, game=filters.game, humans_only=filters.humans_only,
+                        since=filters.since, until=filters.until)
+        rows, skipped = nra_table(chosen)
+        view = LeaderboardView(filters, revision, rate(chosen, self.settings,
+                                                       dropped=found.dropped), rows, skipped,
+                               gama_scores(self.gama_records(), filters))
+        with self._lock:
+            self._views[key] = view
+            while len(self._views) > self._cache_size:
+                self._views.popitem(last=False)
+        return view

@@ -1,0 +1,282 @@
+"""Matches as cells (their distinct outcomes) and bootstrap resamples of the cells.
+
+Matches that are indistinguishable to the fit (same items, same scores, same
+stratum) are collapsed into *cells* carrying the summed weights of their matches, so a
+resample costs the number of distinct outcomes, not the number of matches. With one
+stratum a resample is one multinomial draw of n matches over the cells with probability
+proportional to their weights: GameBench's bootstrap (weights 1/N_game). With strata
+(games), each stratum's n_s matches are redrawn within it and scaled so that the stratum
+keeps its share of the total weight: a stratified bootstrap. Both average to the same
+weighted data (:meth:`Cells.expected`), so the fit on the whole data is the same. Strata of
+:data:`BAYESIAN_FROM` matches or more get Bayesian-bootstrap weights instead of counts.
+
+A two-seat match is a pair of items with their shares of a win; an N-seat match is its
+standing, expanded into Luce choices (:func:`choices`; ties by Breslow's rule).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class ChoiceGroup:
+    """Luce choice events with choice sets of one size ``s``, from N-seat standings."""
+
+    members: IntArray  # (E, s) items of each choice set (an item may sit in several seats)
+    chosen: IntArray  # (E,) position in ``members`` of the chosen seat
+    weight: FloatArray  # (E,) how much each choice counts (Breslow weights for ties)
+    cell: IntArray  # (E,) the cell (standing) each choice belongs to
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The distinct outcomes of a set of matches and their summed weights.
+
+    The first ``len(pair)`` cells are two-seat outcomes: ``pair[k] = (a, b)`` scored
+    ``share[k] = (s_a, s_b)``. The rest are N-seat standings, expanded into ``groups``.
+    ``stratum[c]`` is the cell's stratum (game) and ``strata[s]`` that stratum's matches.
+    """
+
+    n_items: int
+    pair: IntArray  # (K, 2)
+    share: FloatArray  # (K, 2)
+    groups: tuple[ChoiceGroup, ...]
+    weight: FloatArray  # (cells,)
+    stratum: IntArray  # (cells,)
+    strata: IntArray  # (S,)
+
+    @property
+    def matches(self) -> int:
+        """The size of each resample: every match once."""
+        return int(self.strata.sum())
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.weight)
+
+    @functools.cached_property
+    def scatter(self) -> sp.csr_matrix:
+        """Maps two-seat cell counts to the flattened comparison matrix: (K, n·n)."""
+        n, k = self.n_items, len(self.pair)
+        a, b = self.pair[:, 0], self.pair[:, 1]
+        return sp.csr_matrix(
+            (np.concatenate([self.share[:, 0], self.share[:, 1]]),
+             (np.concatenate([np.arange(k)] * 2), np.concatenate([a * n + b, b * n + a]))),
+            shape=(k, n * n))
+
+    def expected(self) -> Sample:
+        """The weighted data itself, scaled to ``matches``: what every resample averages to."""
+        return self.sample(self.matches * self.weight[None, :] / self.weight.sum())
+
+    def sample(self, counts: FloatArray) -> Sample:
+        """The fit's view of cell counts (B, cells): comparison matrices and standing counts."""
+        counts = np.atleast_2d(np.asarray(counts, float))
+        k, n = len(self.pair), self.n_items
+        matrices = np.asarray(counts[:, :k] @ self.scatter).reshape(len(counts), n, n) if k \
+            else np.zeros((len(counts), n, n))
+        return Sample(matrices, counts[:, k:])
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Data as the fit reads it, for B resamples at once."""
+
+    comparisons: FloatArray  # (B, n, n): C[b, i, j] = (fractional) wins of i over j
+    standings: FloatArray  # (B, R): how often each N-seat standing cell was drawn
+
+    def __len__(self) -> int:
+        return len(self.comparisons)
+
+    def row(self, b: int) -> Sample:
+        return self.rows(b, b + 1)
+
+    def rows(self, lo: int, hi: int) -> Sample:
+        return Sample(self.comparisons[lo:hi], self.standings[lo:hi])
+
+    @staticmethod
+    def concat(parts: Sequence[Sample]) -> Sample:
+        """Resamples one after another (blocks of the same data)."""
+        return Sample(np.concatenate([p.comparisons for p in parts]),
+                      np.concatenate([p.standings for p in parts]))
+
+
+def stack(parts: Sequence[tuple[Cells, IntArray]], n_items: int) -> Cells:
+    """One stratum per part: cells over a subset of items (``items`` maps the part's item
+    indices to the whole's) joined as the stratified whole."""
+    k_all = sum(len(c.pair) for c, _ in parts)
+    pairs = [(items[c.pair], c.share, c.weight[:len(c.pair)], np.full(len(c.pair), s))
+             for s, (c, items) in enumerate(parts)]
+    standing_weight, standing_stratum, groups = [], [], []
+    offset = k_all  # standing cells follow all the pair cells, part after part
+    for s, (c, items) in enumerate(parts):
+        k = len(c.pair)
+        groups += [ChoiceGroup(items[g.members], g.chosen, g.weight, g.cell - k + offset)
+                   for g in c.groups]
+        standing_weight.append(c.weight[k:])
+        standing_stratum.append(np.full(c.n_cells - k, s))
+        offset += c.n_cells - k
+    cells = Cells(n_items, np.concatenate([p[0] for p in pairs]).reshape(-1, 2),
+                  np.concatenate([p[1] for p in pairs]).reshape(-1, 2), tuple(groups),
+                  np.concatenate([p[2] for p in pairs] + standing_weight),
+                  np.concatenate([p[3] for p in pairs] + standing_stratum).astype(np.int64),
+                  np.array([c.matches for c, _ in parts], np.int64))
+    return cells
+
+
+def stack_samples(parts: Sequence[tuple[Cells, IntArray, Sample]], n_items: int) -> Sample:
+    """The parts' resamples as resamples of :func:`stack`'s whole: each part's counts scaled
+    to keep its share of the total weight, as :func:`draw` does for a stratum."""
+    total = sum(c.weight.sum() for c, _, _ in parts)
+    matches = sum(c.matches for c, _, _ in parts)
+    batch = len(parts[0][2])
+    comparisons = np.zeros((batch, n_items * n_items))
+    standings = []
+    for part, items, sample in parts:
+        scale = matches * part.weight.sum() / total / part.matches
+        flat = (items[:, None] * n_items + items[None, :]).ravel()
+        comparisons[:, flat] += scale * sample.comparisons.reshape(batch, -1)
+        standings.append(scale * sample.standings)
+    return Sample(comparisons.reshape(batch, n_items, n_items), np.concatenate(standings, axis=1))
+
+
+Standing = tuple[Sequence[int], Sequence[float], float, int]
+"""An N-seat match: items per seat, scores per seat, weight, stratum."""
+
+
+def collapse(n_items: int, a: IntArray, b: IntArray, share_a: FloatArray, share_b: FloatArray,
+             weight: FloatArray, stratum: IntArray | None = None,
+             standings: Sequence[Standing] = ()) -> Cells:
+    """Cells from two-seat matches (arrays, one entry per match) and N-seat ``standings``.
+
+    Without ``stratum`` every match is in stratum 0 (a pooled resample).
+    """
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    share_a, share_b = np.asarray(share_a, float), np.asarray(share_b, float)
+    stratum = np.zeros(len(a), np.int64) if stratum is None else np.asarray(stratum, np.int64)
+    swap = a > b  # canonical orientation: smaller item first
+    lo, hi = np.where(swap, b, a), np.where(swap, a, b)
+    s_lo, s_hi = np.where(swap, share_b, share_a), np.where(swap, share_a, share_b)
+    values, codes = np.unique(np.concatenate([s_lo, s_hi]), return_inverse=True)
+    v = max(len(values), 1)
+    key = (((stratum * n_items + lo) * n_items + hi) * v + codes[: len(lo)]) * v \
+        + codes[len(lo):]
+    unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    pair_weight = np.bincount(inverse, weights=np.asarray(weight, float), minlength=len(unique))
+    rank_cells: dict[tuple[int, tuple[tuple[int, float], ...]], float] = {}
+    for items, scores, w, s in standings:
+        seats = tuple(sorted(zip(items, scores, strict=True), key=lambda p: (-p[1], p[0])))
+        rank_cells[(s, seats)] = rank_cells.get((s, seats), 0.0) + w
+    strata = np.bincount(np.concatenate([stratum, [s for *_, s in standings]]).astype(np.int64))
+    return Cells(n_items, np.stack([lo[first], hi[first]], axis=1).reshape(-1, 2),
+                 np.stack([s_lo[first], s_hi[first]], axis=1).reshape(-1, 2),
+                 _choice_groups([seats for _, seats in rank_cells], offset=len(unique)),
+                 np.concatenate([pair_weight, list(rank_cells.values())]),
+                 np.concatenate([stratum[first], [s for s, _ in rank_cells]]).astype(np.int64),
+                 strata)
+
+
+def _choice_groups(standings: list[tuple[tuple[int, float], ...]], offset: int
+                   ) -> tuple[ChoiceGroup, ...]:
+    by_size: dict[int, list[tuple[list[int], int, float, int]]] = {}
+    for r, standing in enumerate(standings):
+        for members, chosen, weight in choices(standing):
+            by_size.setdefault(len(members), []).append((members, chosen, weight, offset + r))
+    return tuple(
+        ChoiceGroup(np.array([e[0] for e in events], np.int64), np.array([e[1] for e in events]),
+                    np.array([e[2] for e in events], float), np.array([e[3] for e in events]))
+        for _, events in sorted(by_size.items()))
+
+
+def choices(standing: Sequence[tuple[int, float]]) -> list[tuple[list[int], int, float]]:
+    """Luce choices (set, position of the chosen seat, weight) of a standing, best first.
+
+    ``standing`` holds (item, score) per seat. Tied seats are each chosen from the set that
+    still holds all of them; a tie among the last k seats weighs (k − 1)/k per choice.
+    """
+    order = sorted(standing, key=lambda p: -p[1])
+    out: list[tuple[list[int], int, float]] = []
+    start = 0
+    while start < len(order):
+        end = start
+        while end < len(order) and order[end][1] == order[start][1]:
+            end += 1
+        tied = end - start
+        weight = 1.0 if end < len(order) else (tied - 1) / tied
+        members = [item for item, _ in order[start:]]
+        if weight > 0 and len(members) > 1:
+            out.extend((members, k, weight) for k in range(tied))
+        start = end
+    return out
+
+
+BAYESIAN_FROM = 5_000
+"""Strata of at least this many matches are redrawn by the Bayesian bootstrap (Rubin 1981):
+every match gets an Exp(1) weight, normalised within the stratum. The weights of one cell's
+c matches sum to a Gamma(c) draw, so a resample still costs one draw per cell, and numpy
+draws those about 4.5 times as fast as the multinomial's (benchmarks/ratings.py: the draw
+is most of the work on large data). At these sizes its intervals match the classical
+bootstrap's (tests/test_ratings.py); smaller strata keep the classical draw."""
+
+
+def draw(cells: Cells, bootstrap: int, rng: np.random.Generator, *,
+         bayesian_from: int | None = None) -> Sample:
+    """``bootstrap`` resamples: each stratum's matches redrawn within it by weight, scaled
+    to keep the stratum's share of the weight (one stratum: GameBench's resample)."""
+    k, n = len(cells.pair), cells.n_items
+    matrices = np.zeros((bootstrap, n * n))
+    standings = np.zeros((bootstrap, cells.n_cells - k))
+    for index, drawn in _strata_draws(cells, bootstrap, rng, bayesian_from):
+        pairs = index < k
+        if pairs.all():  # no copy of the (B, cells) counts: most of the data is pairs
+            matrices += np.asarray(drawn @ cells.scatter[index])
+            continue
+        if pairs.any():
+            matrices += np.asarray(drawn[:, pairs] @ cells.scatter[index[pairs]])
+        standings[:, index[~pairs] - k] += drawn[:, ~pairs]
+    return Sample(matrices.reshape(bootstrap, n, n), standings)
+
+
+def counts(cells: Cells, bootstrap: int, rng: np.random.Generator, *,
+           bayesian_from: int | None = None) -> FloatArray:
+    """The same resamples as :func:`draw` (same ``rng`` state) as cell counts (B, cells),
+    for checks against a match-by-match loop; memory grows with the number of cells."""
+    out = np.zeros((bootstrap, cells.n_cells))
+    for index, drawn in _strata_draws(cells, bootstrap, rng, bayesian_from):
+        out[:, index] = drawn
+    return out
+
+
+def _strata_draws(cells: Cells, bootstrap: int, rng: np.random.Generator,
+                  bayesian_from: int | None = None) -> Iterator[tuple[IntArray, FloatArray]]:
+    """Per stratum: its cells and their scaled counts in each resample (B, cells in it)."""
+    total = cells.weight.sum()
+    for s, size in enumerate(cells.strata):
+        index = np.flatnonzero(cells.stratum == s)
+        if size == 0 or len(index) == 0:
+            continue
+        w = cells.weight[index]
+        p = w / w.sum()
+        share = cells.matches * w.sum() / total
+        if size >= (BAYESIAN_FROM if bayesian_from is None else bayesian_from):
+            drawn = rng.standard_gamma(size * p, size=(bootstrap, len(index)))
+            drawn *= share / drawn.sum(axis=1, keepdims=True)
+            yield index, drawn
+            continue
+        if size < len(index):  # fewer draws than cells: draw the matches themselves
+            picks = rng.choice(len(index), size=(bootstrap, int(size)), p=p)
+            offset = (np.arange(bootstrap) * len(index))[:, None]
+            counts = np.bincount((picks + offset).ravel(), minlength=bootstrap * len(index))
+            drawn = counts.reshape(bootstrap, len(index)).astype(float)
+        else:
+            drawn = rng.multinomial(size, p, size=bootstrap).astype(float)
+        yield index, drawn * (share / size)

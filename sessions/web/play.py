@@ -1,0 +1,607 @@
+"""A person playing against agents, without a browser: everything the Play tab does.
+
+A :class:`PlaySession` wraps one :class:`~sessions.match.Match` with one human seat and agent
+seats: one opponent in a two-player game, or a table of N-1 agents (GAMA-Bench's games). The
+page only translates events: a click at (x, y) goes through the renderer's hit-test to a
+target and then to the legal-action adapter (two-click moves keep a selection and highlight
+what may come next); typed text, move buttons, a number field and a whole plan (a renderer's
+``plan_moves``) go to the adapter too. Input that cannot be played now (not your turn, the
+game is over, an opponent is thinking, a spot that is not a move) gets a short notice and
+changes nothing. Without a page, :meth:`PlaySession.submit` plays a proposal and raises
+:class:`~sessions.match.NotYourTurn` or the adapter's ``MoveError`` instead.
+
+Agents (:class:`sessions.seats.AgentSeats`) are asked as soon as their seat must act: agents
+of the person's round think while the person does, and the round is applied when the last
+answer is in. :meth:`PlaySession.advance` is a generator that lets agents play until the
+person must act, yielding :class:`Thinking` while they take longer than a poll interval, so
+a page can show "thinking…" and whatever they stream (see sessions.seats for ``on_event``).
+A seat's streamed reasoning is shown only when it cannot give away what the rules hide:
+never while the person still decides in the same simultaneous round, and in games with
+hidden cards or sealed moves only once the game is over.
+
+Completed sessions (won, lost, drawn, resigned, forfeited, abandoned) are written to the
+store once. The human seat is recorded as kind ``human`` (entity ``human``, so ratings pool
+consenting people as GameBench did) with the anonymous player id and optional display name;
+the record's ``research_use`` is the person's consent. Agent seats record their own
+``settings()`` when they have them (an LLM seat: model, modes, prices, never a key), and a
+session with LLM seats stores their totals (tokens, calls, seconds, estimated cost) in
+``record.metrics["usage"]`` by seat. Abandoning a session stops agents that can be stopped
+(``agent.cancel()``: an LLM call in flight ends at its next piece of text).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from agents.base import Agent
+from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
+from games import registry
+from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
+from renderers import click_target, image_view, renderer, seat_label, text_view
+from sessions.engine import FailurePolicy
+from sessions.match import Match, NotYourTurn
+from sessions.record import CHANCE, MatchRecord, SeatRecord
+from sessions.seats import AgentSeats
+from sessions.store import Store
+from sessions.usage import session_usage
+from sessions.web import gama_screen
+from sessions.web.clicks import Selection
+from sessions.web.players import SEAT_CHOICES, Person, opponent_label
+
+MAX_BUTTONS = 16
+"""Table games with more legal moves than this get a searchable list instead of buttons."""
+TABLE_POLICY = FailurePolicy(max_retries=2, on_failure="random")
+"""Tables of more than two seats: an agent's repeated bad answers become a flagged random
+legal move, so one agent does not end the session for everyone."""
+AgentBuilder = Callable[..., Agent]
+"""Builds an agent like :func:`agents.specs.make_agent` (spec, game, params, *, seed)."""
+
+
+# --- what the page shows --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """Agents at work: which seats, for how long, and what they have streamed so far."""
+
+    seats: tuple[int, ...]
+    seconds: float
+    streamed: str
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything the Play tab draws for the person, computed in one go."""
+
+    image: Image.Image | None
+    """None when the screen was asked for without it (nothing on the board changed)."""
+    status: str
+    notice: str
+    moves: list[str]
+    buttons: list[str]
+    menu: list[str]
+    text: str
+    over: bool
+    your_turn: bool
+    thinking: bool
+    reasoning: str
+    table: gama_screen.TableScreen | None = None
+    """GAMA-Bench's games: the seats, the decision input, the results and the scores."""
+
+
+# --- the session ----------------------------------------------------------------------------
+
+
+class PlaySession:
+    """One game between a person and agents, with the page's selection and notices."""
+
+    def __init__(self, game_id: str, opponents: str | Sequence[str], *, person: Person,
+                 seat: int | str = "first", seed: int | None = None,
+                 params: Mapping[str, Any] | None = None, store: Store | None = None,
+                 policy: FailurePolicy | None = None,
+                 build_agent: AgentBuilder = make_agent) -> None:
+        self.spec = registry.get(game_id)
+        self.params = dict(params or {})
+        """The parameters asked for (the record's also hold the defaults and game seeds)."""
+        players = self.spec.load(self.spec.params(params)).num_players()
+        self.seed = secrets.randbelow(2**31) if seed is None else seed
+        self.human = _seat_index(seat, players)
+        others = iter(_opponent_specs(opponents, players))
+        seats = [person.seat() if s == self.human else _agent_seat(next(others))
+                 for s in range(players)]
+        self.person = person
+        self.match = Match(game_id, seats, seed=self.seed, params=params,
+                           research_use=person.consent)
+        self.store = store
+        self.policy = policy or (FailurePolicy() if players == 2 else TABLE_POLICY)
+        self.notice = ""
+        self._clicks = Selection()
+        self.agents = AgentSeats(self.match, {
+            s: build_agent(parse_spec(info.spec), self.spec, self.match.record.params,
+                           seed=seat_seed(self.seed, s, info.spec))
+            for s, info in enumerate(seats) if s != self.human}, self.policy)
+        for s, agent in self.agents.by_seat.items():
+            settings = getattr(agent, "settings", None)  # an LLM seat's full settings
+            if callable(settings):
+                seats[s].settings = {**seats[s].settings, **settings()}
+        self._lock = threading.RLock()
+        self._legal: tuple[int, list[LegalMove]] = (-1, [])
+        self._stored = False
+        self._thinking = False
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.match.record.id
+
+    @property
+    def record(self) -> MatchRecord:
+        return self.match.record
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def thinking(self) -> bool:
+        """Agents are moving in a node the person has no part in (or waits on)."""
+        return self._thinking
+
+    @property
+    def your_turn(self) -> bool:
+        return not self._thinking and self.human in self.match.to_move()
+
+    @property
+    def selection(self) -> tuple[str, ...]:
+        return self._clicks.path
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self._clicks.targets
+
+    @property
+    def last(self) -> tuple[str, ...] | None:
+        return self._clicks.last
+
+    def seat_name(self, seat: int) -> str:
+        if seat == self.human:
+            return "You"
+        label = opponent_label(self.match.record.seats[seat].spec)
+        if len(self.match.record.seats) == 2:
+            return label
+        return f"{seat_label(self.spec.id, seat)} ({label})"
+
+    def legal(self) -> list[LegalMove]:
+        """The person's legal moves now (none when it is not their turn)."""
+        if not self.your_turn:
+            return []
+        key = len(self.match.record.moves)  # the person's moves change only when one is made
+        if self._legal[0] != key:
+            self._legal = (key, self.match.legal(self.human))
+        return list(self._legal[1])
+
+    def image(self) -> Image.Image:
+        c = self._clicks
+        return image_view(self.spec.id, self.match.state, self.human, selection=c.path,
+                          targets=c.targets, last=c.last)
+
+    def text(self) -> str:
+        return text_view(self.spec.id, self.match.state, self.human)
+
+    def moves(self) -> list[str]:
+        """The move list as the person saw it, numbered."""
+        lines = []
+        for move in self.match.visible_moves(self.human):
+            if move.seat == CHANCE:
+                lines.append(f"chance: {move.label}")
+            else:
+                lines.append(f"{self.seat_name(move.seat)}: {move.label}")
+        return [f"{i + 1}. {line}" for i, line in enumerate(lines)]
+
+    def status(self) -> str:
+        if self.over:
+            return self.result()
+        if self._thinking:
+            busy = self.agents.busy() or self.agents.to_move()
+            seconds = time.monotonic() - self.agents.since(busy)
+            return f"{self._names(busy)} {_be(busy)} thinking… {seconds:.0f} s"
+        if self.your_turn:
+            return "Your turn."
+        waiting = self.match.to_move()
+        return f"Waiting for {self._names(waiting)}." if waiting else ""
+
+    def result(self) -> str:
+        """How the game ended, from the person's side ('' while it runs)."""
+        record = self.match.record
+        if record.outcome == "abandoned":
+            return f"Game abandoned ({record.end_reason}); it does not count as a loss."
+        if record.outcome == "forfeit":
+            if record.ended_by == self.human:
+                return f"You resigned ({record.end_reason}): a loss."
+            name = self.seat_name(record.ended_by or 0)
+            return f"{name} forfeited ({record.end_reason}): you win."
+        if record.outcome != "normal" or record.scores is None or record.returns is None:
+            return ""
+        returns = record.returns
+        if len(returns) > 2:
+            place = 1 + sum(1 for r in returns if r > returns[self.human])
+            return (f"Game over: you placed {place} of {len(returns)} (ties share a place), "
+                    f"with {_number(returns[self.human])}.")
+        verdict = {1.0: "You won", 0.0: "You lost", 0.5: "Draw"}[record.scores[self.human]]
+        shown = ", ".join(f"{self.seat_name(s).lower() if s == self.human else self.seat_name(s)}"
+                          f" {_number(r)}" for s, r in enumerate(returns))
+        return f"Game over: {verdict}. Final returns: {shown}."
+
+    def reasoning(self) -> str:
+        """What agents streamed, or the reasoning recorded with the last agent move the person
+        may see. Withheld while it could give away what the rules hide: in games with hidden
+        cards or sealed moves until the game is over, and while the person still decides in
+        a simultaneous round the agents also play."""
+        hidden = (self.spec.taxonomy.information == "incomplete"
+                  or not self.spec.visibility.moves)
+        if hidden and not self.over:
+            return ""
+        deciding = self.human in self.match.to_move() and self.match.state.is_simultaneous_node()
+        streamed = "" if deciding else self.agents.streamed(self.agents.by_seat)
+        if streamed:
+            return streamed
+        for move in reversed(self.match.record.moves):
+            if move.seat not in (CHANCE, self.human):
+                return move.reasoning if self._shown(move.seat) else ""
+        return ""
+
+    def screen(self, *, image: bool = True) -> Screen:
+        with self._lock:
+            legal = [m.label for m in self.legal()]
+            table = gama_screen.table_screen(self) if gama_screen.is_table(self.spec.id) else None
+            if table is not None and table.control.kind == "number":
+                buttons, menu = [], []  # a number field instead
+            elif self.spec.board == "table":
+                buttons = legal if len(legal) <= MAX_BUTTONS else []
+                menu = legal if len(legal) > MAX_BUTTONS else []
+            else:
+                buttons, menu = [m.label for m in self._board_buttons()], []
+            return Screen(image=self.image() if image else None, status=self.status(),
+                          notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
+                          text=self.text(), over=self.over, your_turn=self.your_turn,
+                          thinking=self._thinking, reasoning=self.reasoning(), table=table)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The session as plain data (the API's answer)."""
+        with self._lock:
+            record = self.match.record
+            data = {
+                "session": record.id, "game": self.spec.id, "seat": self.human,
+                "seats": [s.entity for s in record.seats], "status": self.status(),
+                "notice": self.notice, "view": self.text(),
+                "legal": [m.label for m in self.legal()], "moves": self.moves(),
+                "over": self.over, "outcome": record.outcome, "returns": record.returns,
+                "scores": record.scores, "result": self.result(),
+                "research_use": record.research_use,
+            }
+            if gama_screen.is_table(self.spec.id):
+                data.update(gama_screen.table_screen(self).to_dict())
+            return data
+
+    # --- the person's input -----------------------------------------------------------------
+
+    def submit(self, proposal: Proposal, *, raw: str | None = None,
+               meta: dict[str, Any] | None = None) -> LegalMove:
+        """Play the person's move. Raises NotYourTurn (saying why) or the adapter's MoveError;
+        either way nothing changes but the rejected attempt's log."""
+        with self._lock:
+            refusal = self._refusal()
+            if refusal:
+                raise NotYourTurn(refusal)
+            move = self.match.submit(self.human, proposal, raw=raw, meta=meta)
+            self._played(move)
+            return move
+
+    def click(self, x: float, y: float) -> str:
+        """A click at pixel (x, y) of the person's image; returns the notice."""
+        with self._lock:
+            refusal = self._refusal()
+            if refusal:
+                return self._say(refusal)
+            target = click_target(self.spec.id, self.match.state, self.human, x, y,
+                                  selection=self._clicks.path)
+            if target is None:
+                return self._say(self._off_target())
+            return self._click(target)
+
+    def click_target(self, target: str) -> str:
+        """A click on ``target`` (a name from ``LegalMove.path``), as the hit-test gives it."""
+        with self._lock:
+            refusal = self._refusal()
+            return self._say(refusal) if refusal else self._click(target)
+
+    def play_text(self, text: str) -> str:
+        """A typed move, read like an LLM answer; a rejection is recorded as an attempt."""
+        return self._play(Text(text=text, source="typed"), None, "typed")
+
+    def play_number(self, value: float | None) -> str:
+        """The number field: read by the adapter like a typed number (a refusal is recorded
+        as an attempt); a number out of the field's range is refused with the range."""
+        with self._lock:
+            if value is None:
+                return self._say("Enter a number first.")
+            shown = f"{float(value):g}"
+            try:
+                move = self.submit(Text(text=shown), raw=shown, meta={"input": "number"})
+            except NotYourTurn as err:
+                return self._say(str(err))
+            except MoveError as err:
+                field = gama_screen.number_field(self.spec.id, self.match.state, self.human)
+                if field is None:
+                    return self._say(str(err))
+                return self._say(f"{shown} is not allowed: {field}.")
+            return self._say(f"You played {move.label}.")
+
+    def play_label(self, label: str) -> str:
+        """A move button or list entry: the label of one legal move."""
+        with self._lock:
+            refusal = self._refusal()
+            if refusal:
+                return self._say(refusal)
+            if not label:
+                return self._say("Pick a move first.")
+            chosen = next((m for m in self.legal() if m.label == label), None)
+            if chosen is None:
+                return self._say(f"{label!r} is not a legal move now.")
+            return self._play(ActionId(action=chosen.action), label, "button")
+
+    def play_plan(self, shares: Sequence[float | None]) -> str:
+        """A whole plan in one go (Pirate Game's proposal form): the renderer's ``plan_moves``
+        checks it all before any part is played; a bad plan changes nothing."""
+        with self._lock:
+            refusal = self._refusal()
+            write = getattr(renderer(self.spec.id), "plan_moves", None)
+            if refusal or write is None:
+                return self._say(refusal or f"{self.spec.title} has no plan to propose.")
+            try:
+                texts = write(self.match.state, self.human, _whole_numbers(shares))
+            except ValueError as err:
+                return self._say(f"{str(err)[:1].upper()}{str(err)[1:]}: nothing was proposed.")
+            moves = [self.submit(Text(text=text), raw=text, meta={"input": "plan"})
+                     for text in texts]
+            played = "; ".join(m.label for m in moves)
+            return self._say(f"You proposed: {played}; you keep the rest.")
+
+    def resign(self) -> str:
+        with self._lock:
+            if self.over:
+                return self._say("The game is already over.")
+            self.match.forfeit(self.human, "resigned")
+            self._clicks.path, self._clicks.targets = (), ()
+            self._store_if_over()
+            return self._say("You resigned.")
+
+    def abandon(self, reason: str = "abandoned") -> None:
+        """End an unfinished game without a result (tab closed, new game) and store it.
+        Agents that can be stopped (an LLM call in flight) are stopped."""
+        with self._lock:
+            if not self.over:
+                self.match.abandon(reason)
+            self._store_if_over()
+        self.agents.cancel()
+
+    # --- agents -----------------------------------------------------------------------------
+
+    def advance(self, *, poll: float = 0.2) -> Iterator[Thinking]:
+        """Let agent seats move until the person must act or the game ends.
+
+        Agents of the person's own round are started and left thinking in the background.
+        Yields a :class:`Thinking` every ``poll`` seconds while agents the person waits for
+        take longer than that (never for agents that answer at once). Returns at once if
+        agents are already moving (another caller runs them).
+        """
+        with self._lock:
+            if self._thinking or self.over:
+                return
+            self._thinking = True
+        try:
+            while not self.over:
+                seats = self.agents.to_move()
+                before, count = self.match.state, len(self.match.record.moves)
+                self.agents.ask(seats)
+                if seats and self.human not in self.match.to_move():
+                    for _ in self.agents.wait(seats, poll):
+                        yield Thinking(seats, time.monotonic() - self.agents.since(seats),
+                                       self.reasoning())
+                with self._lock:
+                    self._note_moves(before, count)
+                if self._failed() or not seats or self.human in self.match.to_move():
+                    break
+        finally:
+            with self._lock:
+                self._thinking = False
+                self._store_if_over()
+
+    def run_agents(self) -> None:
+        """:meth:`advance` to the end, without progress reports."""
+        for _ in self.advance():
+            pass
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _play(self, proposal: Proposal, raw: str | None, source: str) -> str:
+        with self._lock:
+            try:
+                move = self.submit(proposal, raw=raw, meta={"input": source})
+            except (NotYourTurn, MoveError) as err:
+                return self._say(str(err))
+            return self._say(f"You played {move.label}.")
+
+    def _refusal(self) -> str:
+        if self.over:
+            return "The game is over: start a new game to play again."
+        if self._thinking:
+            busy = self.agents.busy() or self.agents.to_move()
+            return f"Wait: {self._names(busy)} {_be(busy)} thinking."
+        if self.human not in self.match.to_move():
+            state = self.match.state
+            if state.is_simultaneous_node() and len(state.legal_actions(self.human)) > 1:
+                return "Your choice for this round is in: waiting for the other players."
+            return "It is not your turn."
+        return ""
+
+    def _off_target(self) -> str:
+        if gama_screen.is_table(self.spec.id):
+            return "The plot only shows the rounds so far: decide with the input below it."
+        if self.spec.board == "table":
+            return "Use the move buttons below the table, or type a move."
+        return "That spot is not on the board: click a square."
+
+    def _names(self, seats: Sequence[int]) -> str:
+        if len(seats) > 2:
+            return f"{len(seats)} players"
+        return " and ".join(self.seat_name(s) for s in seats) or "The opponent"
+
+    def _failed(self) -> bool:
+        """End the game if an agent crashed (abandoned: nobody lost)."""
+        failures = self.agents.failures()
+        with self._lock:
+            if failures and not self.over:
+                self.match.abandon(f"an opponent failed: {failures[0]}")
+                self._say(f"The opponent failed ({failures[0]}); the game is abandoned.")
+        return bool(failures)
+
+    def _click(self, target: str) -> str:
+        path = (*self._clicks.path, target)
+        move = self._clicks.click(self.spec, self.match.state, self.human, target)
+        if isinstance(move, str):
+            return self._say(move)
+        return self._play(ActionId(action=move.action), "click " + " ".join(path), "click")
+
+    def _played(self, move: LegalMove) -> None:
+        self._clicks = Selection(last=move.path)
+        self.agents.forget_streams()
+        self._store_if_over()
+
+    def _note_moves(self, before: Any, count: int) -> None:
+        """Mark the last agent move the person may see (sealed bids stay unmarked)."""
+        for move in self.match.record.moves[count:]:
+            if move.seat not in (CHANCE, self.human) and self._shown(move.seat):
+                self._clicks.last = self.spec.grammar.path(before, move.seat, move.action)
+
+    def _shown(self, seat: int) -> bool:
+        return seat == self.human or self.spec.visibility.moves or self.over
+
+    def _board_buttons(self) -> list[LegalMove]:
+        extra = getattr(renderer(self.spec.id), "buttons", None)
+        if extra is None or not self.your_turn:
+            return []
+        return list(extra(self.match.state, self.human, self.legal()))
+
+    def _say(self, notice: str) -> str:
+        self.notice = notice
+        return notice
+
+    def _store_if_over(self) -> None:
+        if not self.over:
+            return
+        self.agents.close()
+        if self._stored or self.store is None:
+            return
+        spent = session_usage(self.match.record)  # LLM seats: the session's totals
+        if spent:
+            self.match.record.metrics["usage"] = {str(s): u.to_dict() for s, u in spent.items()}
+        try:
+            self.store.save(self.match.record)
+            self._stored = True
+        except Exception as err:  # noqa: BLE001 - the game must go on; say what failed
+            self.notice = f"The session could not be saved: {err}"
+
+
+def _agent_seat(spec: AgentSpec) -> SeatRecord:
+    return SeatRecord(kind=spec.kind, spec=spec.text, entity=spec.entity,
+                      settings=spec.settings())
+
+
+def _be(seats: Sequence[int]) -> str:
+    return "is" if len(seats) < 2 else "are"
+
+
+def _whole_numbers(values: Sequence[float | None]) -> list[int]:
+    if any(v is None for v in values):
+        raise ValueError("every share needs a number (0 is fine)")
+    if any(not float(v).is_integer() for v in values if v is not None):
+        raise ValueError("shares must be whole numbers of golds")
+    return [int(v) for v in values if v is not None]
+
+
+def _seat_index(seat: int | str, players: int) -> int:
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        if 0 <= seat < players:
+            return seat
+        raise ValueError(f"seat {seat} does not exist; seats are 0-{players - 1}")
+    choice = str(seat).strip().lower()
+    if choice == "first":
+        return 0
+    if choice == "second":
+        return 1
+    if choice == "random":
+        return secrets.randbelow(players)
+    if choice.isdigit():
+        return _seat_index(int(choice), players)
+    raise ValueError(f"seat {seat!r} is not one of {', '.join(SEAT_CHOICES)} or a seat number")
+
+
+def _opponent_specs(opponents: str | Sequence[str], players: int) -> list[AgentSpec]:
+    if not opponents:
+        raise ValueError("no opponent chosen: pick one of the offered agents")
+    names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(names) != players - 1:
+        raise ValueError(f"{players - 1} opponent(s) needed, got {len(names)}")
+    specs = [parse_spec(name) for name in names]
+    for spec in specs:
+        if spec.kind == "human":
+            raise ValueError("only one human seat per session: pick an agent as the opponent")
+    return specs
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+class OpenSessions:
+    """The unfinished sessions of connected browsers, by browser session id, held weakly.
+
+    The page's per-user state lives in the browser session; this index only lets the
+    tab-closed event (which carries the browser session id, not the state) find the game to
+    record as abandoned. Finished or replaced sessions drop out by themselves.
+    """
+
+    def __init__(self) -> None:
+        self._sessions: weakref.WeakValueDictionary[str, PlaySession] = (
+            weakref.WeakValueDictionary())
+        self._lock = threading.Lock()
+
+    def attach(self, browser: str, session: PlaySession) -> None:
+        """Track ``session`` for ``browser``; the game it replaces is abandoned."""
+        with self._lock:
+            previous = self._sessions.get(browser)
+            self._sessions[browser] = session
+        if previous is not None and previous is not session:
+            previous.abandon("a new game was started")
+
+    def close(self, browser: str, reason: str = "tab closed") -> PlaySession | None:
+        """The browser went away: abandon its unfinished game (if any) and forget it."""
+        with self._lock:
+            session = self._sessions.pop(browser, None)
+        if session is not None:
+            session.abandon(reason)
+        return session
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+

@@ -1,0 +1,157 @@
+"""Stored sessions looked back at: the recent list and move-by-move replays.
+
+A replay shows a session from one seat's point of view (the person's, for games a person
+played) on the same renderer as the live game, so hidden cards stay hidden until the rules
+reveal them. Frame ``i`` is the position before the ``i``-th decision; chance outcomes that
+follow a decision (a die roll, a deal) belong to its frame.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from PIL import Image
+
+from games import registry
+from renderers import image_view, seat_label, text_view
+from sessions.record import CHANCE, MatchRecord, MoveRecord, replay
+from sessions.store import Store
+from sessions.web.players import opponent_label
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step of a replay: the image and text the seat saw, and the moves so far."""
+
+    index: int
+    count: int
+    image: Image.Image
+    text: str
+    caption: str
+    moves: list[str]
+
+
+def recent(store: Store, *, player_id: str | None = None, limit: int = 30) -> list[MatchRecord]:
+    """The newest stored sessions, only those ``player_id`` played in when given."""
+    return [store.get(row["id"]) for row in store.summaries(limit=limit, player_id=player_id)]
+
+
+def viewer(record: MatchRecord, player_id: str | None = None) -> int:
+    """The seat a replay is shown from: this player's seat, else any human's, else seat 0."""
+    humans = [s for s, seat in enumerate(record.seats) if seat.kind == "human"]
+    mine = [s for s in humans if player_id and record.seats[s].player_id == player_id]
+    return (mine or humans or [0])[0]
+
+
+def seat_name(record: MatchRecord, seat: int, you: int | None) -> str:
+    info = record.seats[seat]
+    if seat == you and info.kind == "human":
+        return "You"
+    if info.kind == "human":
+        return info.display_name or "a person"
+    return opponent_label(info.spec)
+
+
+def mover(record: MatchRecord, seat: int, you: int | None) -> str:
+    """Who made a move, for move lines: at a table of more than two, with the game's name for
+    the seat (``player_3 (Random)``), since several seats may hold the same agent."""
+    name = seat_name(record, seat, you)
+    if len(record.seats) == 2 or name == "You":
+        return name
+    return f"{seat_label(record.game, seat)} ({name})"
+
+
+def outcome_text(record: MatchRecord, seat: int) -> str:
+    """The result in a few words, from ``seat``'s side."""
+    if record.outcome == "abandoned":
+        return "abandoned"
+    if record.outcome == "forfeit":
+        return "resigned" if record.ended_by == seat and record.seats[seat].kind == "human" \
+            else ("forfeited" if record.ended_by == seat else "won (forfeit)")
+    if not record.scores:
+        return "unfinished"
+    score = record.scores[seat]
+    return {1.0: "won", 0.0: "lost", 0.5: "draw"}.get(score, f"{score:.0%} placement")
+
+
+def summary_row(record: MatchRecord, player_id: str | None = None) -> list[str]:
+    """[date, game, seats, result from the viewer's side, session id] for the History table."""
+    seat = viewer(record, player_id)
+    when = datetime.datetime.fromtimestamp(record.ended_at or record.started_at)
+    title = registry.get(record.game).title
+    names = [seat_name(record, s, seat) for s in range(len(record.seats))]
+    seats = " vs ".join(names) if len(names) == 2 else _table(names, seat)
+    who = seat_name(record, seat, seat)
+    return [when.strftime("%Y-%m-%d %H:%M"), title, seats,
+            f"{who}: {outcome_text(record, seat)}", record.id]
+
+
+def _table(names: list[str], seat: int) -> str:
+    """``You vs Equilibrium ×3, Adaptive ×3, Random ×3``: the viewer, then the others."""
+    others = names[:seat] + names[seat + 1:]
+    counts = {name: others.count(name) for name in others}
+    return f"{names[seat]} vs " + ", ".join(
+        name if count == 1 else f"{name} ×{count}" for name, count in counts.items())
+
+
+def boundaries(record: MatchRecord) -> list[int]:
+    """Move counts at which a frame is shown: before each decision, and at the end."""
+    moves = record.moves
+    points = []
+    for i in range(len(moves) + 1):
+        if i < len(moves) and moves[i].seat == CHANCE:
+            continue  # chance outcomes belong to the frame of the decision before them
+        if 0 < i < len(moves) and moves[i - 1].seat != CHANCE and moves[i].node == moves[i - 1].node:
+            continue  # inside one simultaneous node
+        points.append(i)
+    return points
+
+
+def frame(record: MatchRecord, index: int, *, seat: int | None = None) -> Frame:
+    """Frame ``index`` (0 = start; negative counts from the end) seen from ``seat``."""
+    seat = viewer(record) if seat is None else seat
+    points = boundaries(record)
+    if not -len(points) <= index < len(points):
+        raise IndexError(f"frame {index} does not exist; this replay has frames 0-{len(points) - 1}")
+    index %= len(points)
+    upto = points[index]
+    state = replay(record, upto=upto)
+    spec = registry.get(record.game)
+    visible = _visible(record, upto, seat, final=state.is_terminal())
+    last, caption = None, "Start"
+    decisions = [i for i in visible if record.moves[i].seat != CHANCE]
+    if decisions:
+        j = decisions[-1]
+        move = record.moves[j]
+        last = spec.grammar.path(replay(record, upto=_node_start(record, j)), move.seat,
+                                 move.action)
+        caption = f"{mover(record, move.seat, seat)} played {move.label}"
+    elif index:
+        caption = "A hidden move was made"
+    if index == len(points) - 1 and record.outcome:
+        caption += f" · {seat_name(record, seat, seat)} {outcome_text(record, seat)}"
+    lines = [_line(record, record.moves[i], seat) for i in visible]
+    return Frame(index, len(points), image_view(record.game, state, seat, last=last),
+                 text_view(record.game, state, seat), f"Step {index} of {len(points) - 1}: "
+                 f"{caption}", [f"{n + 1}. {line}" for n, line in enumerate(lines)])
+
+
+def _node_start(record: MatchRecord, j: int) -> int:
+    """The move count at the start of move ``j``'s node (simultaneous moves share a node)."""
+    while j > 0 and record.moves[j - 1].node == record.moves[j].node:
+        j -= 1
+    return j
+
+
+def _visible(record: MatchRecord, upto: int, seat: int, *, final: bool) -> list[int]:
+    shown = registry.get(record.game).visibility
+    return [i for i, move in enumerate(record.moves[:upto])
+            if (shown.chance if move.seat == CHANCE
+                else move.seat == seat or shown.moves or final)]
+
+
+def _line(record: MatchRecord, move: MoveRecord, seat: int) -> str:
+    if move.seat == CHANCE:
+        return f"chance: {move.label}"
+    return f"{mover(record, move.seat, seat)}: {move.label}"

@@ -1,0 +1,124 @@
+"""The API for gradio_client: hidden endpoints, one game per client session (see the README's
+API table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from sessions.web import gama_screen, llm_page
+from sessions.web.llm_page import Keyring
+from sessions.web.play import PlaySession
+from sessions.web.tabs.play import start
+
+
+def api_new_game(game: str, opponent: str, seat: str, player_id: str, consent: bool,
+                 display_name: str, keyring: Keyring, request: gr.Request,
+                 ) -> tuple[PlaySession, dict]:
+    """Start a game; agents that move first have moved when this returns."""
+    profile = {"player_id": player_id, "consent": bool(consent), "name": display_name}
+    seated = [o.strip() for o in opponent.split(",")] if "," in opponent else opponent
+    session, *_ = start(game, seated, seat, profile, "", keyring, request)
+    session.run_agents()
+    return session, session.snapshot()
+
+
+def api_act(session: PlaySession | None, act: str, *args: Any) -> dict:
+    if session is None:
+        raise gr.Error("no game in this session: call /new_game first")
+    moves = len(session.record.moves)
+    getattr(session, act)(*args)
+    session.run_agents()
+    return {**session.snapshot(), "accepted": len(session.record.moves) > moves or
+            session.over and act == "resign"}
+
+
+def api_move(session: PlaySession | None, move: str) -> dict:
+    """Play a typed move (same reading as the page's text box), then let agents reply."""
+    return api_act(session, "play_text", move)
+
+
+def api_click(session: PlaySession | None, x: float, y: float) -> dict:
+    """Click pixel (x, y) of the board image, then let agents reply."""
+    return api_act(session, "click", x, y)
+
+
+def api_plan(session: PlaySession | None, shares: str) -> dict:
+    """Pirate Game: propose a whole plan (golds for each pirate below you, e.g. "0 1 0 1")."""
+    try:
+        plan = gama_screen.parse_plan(shares)
+    except ValueError as err:
+        raise gr.Error(str(err)) from None
+    return api_act(session, "play_plan", plan)
+
+
+def api_resign(session: PlaySession | None) -> dict:
+    return api_act(session, "resign")
+
+
+def api_state(session: PlaySession | None) -> dict:
+    if session is None:
+        raise gr.Error("no game in this session: call /new_game first")
+    return session.snapshot()
+
+
+def api_set_key(opponent: str, key: str, keyring: Keyring, request: gr.Request) -> dict:
+    """Hold an API key for ``opponent``'s provider in this client session (never returned)."""
+    llm_page.remember_tab(request.session_hash or "", keyring)
+    if not opponent or "/" not in opponent:
+        raise gr.Error("name a language-model opponent, e.g. openai/gpt-4o-mini")
+    try:
+        problem = llm_page.take(opponent, key or "", keyring)
+        chosen = llm_page.pick(opponent, keyring)
+    except ValueError as err:
+        raise gr.Error(str(err)) from None
+    return {"opponent": opponent, "key_held": chosen.key_held, "ready": not problem,
+            "problem": problem}
+
+
+def api_thinking(session: PlaySession | None) -> dict:
+    """What the language-model seats are thinking now (as the page's panel shows it)."""
+    panel = llm_page.panel_of(session)
+    if session is None or panel is None:
+        return {"llm": False}
+    return {"llm": True, **panel.view(session)}
+
+
+def api_end_game(session: PlaySession | None) -> dict:
+    """End the game without a result (a thinking model is stopped): recorded as abandoned."""
+    if session is None:
+        raise gr.Error("no game in this session: call /new_game first")
+    session.abandon("the person stopped waiting for the opponent")
+    return session.snapshot()
+
+
+def build_api(session: gr.State, keyring: gr.State) -> None:
+    """Hidden endpoints for gradio_client: one game per client session."""
+    with gr.Group(visible=False):
+        game, opponent, seat = gr.Textbox(), gr.Textbox(), gr.Textbox()
+        player, name, consent = gr.Textbox(), gr.Textbox(), gr.Checkbox()
+        move, x, y, plan = gr.Textbox(), gr.Number(), gr.Number(), gr.Textbox()
+        answer = gr.JSON(label="session")
+        buttons = {n: gr.Button() for n in ("new_game", "move", "click", "plan", "resign",
+                                            "state")}
+    buttons["new_game"].click(api_new_game, [game, opponent, seat, player, consent, name,
+                                             keyring], [session, answer], api_name="new_game")
+    buttons["move"].click(api_move, [session, move], answer, api_name="move")
+    buttons["click"].click(api_click, [session, x, y], answer, api_name="click")
+    buttons["plan"].click(api_plan, [session, plan], answer, api_name="plan")
+    buttons["resign"].click(api_resign, session, answer, api_name="resign")
+    buttons["state"].click(api_state, session, answer, api_name="state")
+    build_llm_api(session, keyring)
+
+
+def build_llm_api(session: gr.State, keyring: gr.State) -> None:
+    """/set_key (hold a key for this client session), /thinking (the panel as data),
+    /end_game (stop waiting: abandoned, not a loss)."""
+    with gr.Group(visible=False):
+        opponent, key = gr.Textbox(), gr.Textbox()
+        answer = gr.JSON()
+        buttons = {n: gr.Button() for n in ("set_key", "thinking", "end_game")}
+    buttons["set_key"].click(api_set_key, [opponent, key, keyring], answer, api_name="set_key")
+    buttons["thinking"].click(api_thinking, session, answer, api_name="thinking")
+    buttons["end_game"].click(api_end_game, session, answer, api_name="end_game")

@@ -1,0 +1,63 @@
+"""Consent and profile: the first-use question whether finished games may be kept as
+human-baseline data, and "Your data" to change the answer."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import gradio as gr
+
+from sessions.web import players
+
+CONSENT_TEXT = """### May we keep your games for research?
+This arena compares people, language models and classic game programs. With your consent,
+your finished games (the moves, how long each took, the result) are kept as human-baseline
+data under a random anonymous id stored in this browser. No name, email, IP address or other
+personal data is kept; a display name is optional and shown only in the game history.
+Without consent you play the same way and your games are stored marked *not for research*."""
+
+
+def load_profile(profile: dict | None) -> tuple[dict, Any, str]:
+    person = players.profile_person(profile)
+    consent = profile.get("consent") if isinstance(profile, dict) else None
+    answered = consent in (True, False)
+    fresh = {"player_id": person.player_id, "consent": consent if answered else None,
+             "name": person.display_name}
+    return fresh, gr.update(visible=not answered), profile_text(fresh)
+
+
+def set_consent(profile: dict, name: str, consent: bool) -> tuple[dict, Any, str]:
+    try:
+        person = players.Person(players.profile_person(profile).player_id, name, consent)
+    except ValueError as err:
+        raise gr.Error(str(err)) from None
+    fresh = {"player_id": person.player_id, "consent": consent, "name": person.display_name}
+    return fresh, gr.update(visible=False), profile_text(fresh)
+
+
+def profile_text(profile: dict) -> str:
+    consent = {True: "yes: your games are kept for research",
+               False: "no: your games are stored marked not for research",
+               None: "not answered yet (counts as no)"}[profile.get("consent")]
+    name = profile.get("name") or "none"
+    return (f"Anonymous id `{profile['player_id'][:8]}…` · display name: {name} · "
+            f"research use: {consent}. Applies to games started from now on.")
+
+
+def build_consent(profile: gr.BrowserState) -> tuple[gr.Group, gr.Markdown]:
+    with gr.Group(visible=False) as box:
+        gr.Markdown(CONSENT_TEXT, elem_id="consent")
+        name = gr.Textbox(label="Display name (optional)", max_length=players.MAX_NAME)
+        with gr.Row():
+            yes = gr.Button("Yes, keep my games for research", variant="primary")
+            no = gr.Button("No thanks, just let me play")
+    with gr.Accordion("Your data", open=False):
+        about = gr.Markdown(elem_id="profile")
+        with gr.Row():
+            change_yes = gr.Button("Allow research use", size="sm")
+            change_no = gr.Button("Do not use my games for research", size="sm")
+    for button, consent in ((yes, True), (no, False), (change_yes, True), (change_no, False)):
+        button.click(functools.partial(set_consent, consent=consent), [profile, name],
+                     [profile, box, about], api_visibility="private")
+    return box, about

@@ -1,0 +1,156 @@
+"""The Leaderboard tab and its API: ratings with intervals, plots, NRA and GAMA-Bench tables,
+filters and CSV, kept live by a cheap poll of the store."""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from typing import Any
+
+import gradio as gr
+
+from games.registry import get
+from sessions.ratings.leaderboard import Filters, Leaderboard, LeaderboardView
+from sessions.web.tabs.site import store
+
+BOARD_POLL = 3.0
+"""Seconds between the open Leaderboard tab's checks for newly stored sessions (a check is
+one small SQL query; the ratings are recomputed only when something was stored)."""
+
+
+BOARD_OUTPUTS = 11
+
+
+RATINGS_TEXT = """**How to read this.** Each agent configuration, and `human` (every session a
+person agreed to share, pooled), gets a Bradley–Terry rating: the mean of 1000 bootstrap fits
+over finished matches, each game weighted equally (1/N_game). The interval is the 5th–95th
+percentile of the fits; the rank is 1 + the number of entries whose interval lies wholly
+above. A rating difference d means P(win) = 1 / (1 + e^−d). NRA is GTBench's normalized
+relative advantage of one entry over another in one game (−1 to 1); GAMA-Bench's scores are
+0–100 per game (mean ± std (sessions)), overall only when all eight games were played."""
+
+
+@functools.cache
+def leaderboard() -> Leaderboard:
+    return Leaderboard(store())
+
+
+@functools.cache
+def downloads() -> str:
+    return tempfile.mkdtemp(prefix="arena-leaderboard-")
+
+
+def board_filters(game: str | None, humans: bool, since: str | None, until: str | None,
+                  ) -> Filters:
+    try:
+        if game not in (None, "", "all"):
+            get(game)  # an unknown game is an error naming the games, not an empty table
+        return Filters.parse(game=game, humans_only=humans, since=since, until=until)
+    except (ValueError, KeyError) as err:
+        raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
+
+
+def board_view(game: str | None, humans: bool, since: str | None, until: str | None,
+               ) -> LeaderboardView:
+    return leaderboard().view(board_filters(game, humans, since, until))
+
+
+def show_board(game: str | None, humans: bool, since: str | None, until: str | None,
+               ) -> list[Any]:
+    """Updates for the Leaderboard tab's outputs, in the order build_leaderboard lists them."""
+    view = board_view(game, humans, since, until)
+    games = [("All games", "all")] + [(get(g).title, g) for g in leaderboard().games()]
+    return [(view.revision, view.filters), gr.update(choices=games), view.summary(),
+            view.overall.value, view.forest(), view.heatmap(), view.per_game.value,
+            view.win_probabilities().value, view.nra_table.value, view.gama.value,
+            view.csv(downloads())]
+
+
+def poll_board(game: str | None, humans: bool, since: str | None, until: str | None,
+               shown: tuple | None) -> list[Any]:
+    """The timer's check: nothing to send unless a session was stored since the last one."""
+    try:
+        filters = Filters.parse(game=game, humans_only=humans, since=since, until=until)
+    except ValueError:
+        return [gr.skip()] * BOARD_OUTPUTS  # the filter's own event says what is wrong
+    if shown == (leaderboard().store.revision(), filters):
+        return [gr.skip()] * BOARD_OUTPUTS
+    return show_board(game, humans, since, until)
+
+
+def open_board(game: str | None, humans: bool, since: str | None, until: str | None,
+               shown: tuple | None) -> list[Any]:
+    """The tab was opened: start polling, and draw it unless it already shows the store."""
+    return [gr.Timer(active=True), *poll_board(game, humans, since, until, shown)]
+
+
+def api_leaderboard(game: str, humans_only: bool, since: str, until: str) -> dict:
+    """The leaderboard as data: the tables the tab shows (headers and rows) and the summary."""
+    view = board_view(game, humans_only, since, until)
+    tables = {"overall": view.overall, "per_game": view.per_game,
+              "win_probabilities": view.win_probabilities(), "nra": view.nra_table,
+              "gama": view.gama}
+    return {"summary": view.summary(), "sessions": view.revision[0],
+            "matches": view.report.overall.matches, "dropped": view.report.dropped,
+            **{name: {"headers": t.headers, "rows": t.rows} for name, t in tables.items()}}
+
+
+def api_leaderboard_csv(game: str, humans_only: bool, since: str, until: str) -> str:
+    """The overall table as a CSV file (what the tab's download button gives)."""
+    return str(board_view(game, humans_only, since, until).csv(downloads()))
+
+
+def build_leaderboard() -> gr.Tab:
+    """The Leaderboard tab: ratings with intervals, plots, NRA and GAMA-Bench tables, filters,
+    CSV; it reads the store through the cached Leaderboard and polls for new sessions."""
+    shown = gr.State(None)
+    with gr.Tab("Leaderboard") as tab:
+        with gr.Row(equal_height=True):
+            game = gr.Dropdown([("All games", "all")], value="all", label="Game",
+                               elem_id="lb-game", scale=2)
+            humans = gr.Checkbox(label="Only sessions with a person", elem_id="lb-humans")
+            since = gr.DateTime(include_time=False, type="string", label="From (UTC)",
+                                elem_id="lb-since")
+            until = gr.DateTime(include_time=False, type="string", label="To (UTC, inclusive)",
+                                elem_id="lb-until")
+            with gr.Column(scale=1, min_width=160):
+                refresh = gr.Button("Refresh", size="sm", elem_id="lb-refresh")
+                download = gr.DownloadButton("Download CSV", size="sm", elem_id="lb-csv")
+        summary = gr.Markdown(elem_id="lb-summary")
+        overall = gr.Dataframe(label="Ratings (90% interval, rank by interval overlap)",
+                               interactive=False, elem_id="lb-overall", max_height=420)
+        with gr.Row():
+            forest = gr.Plot(label="Ratings with 90% intervals", show_label=False,
+                             elem_id="lb-forest")
+            heatmap = gr.Plot(label="Head-to-head win probability", show_label=False,
+                              elem_id="lb-heatmap")
+        with gr.Tabs():
+            with gr.Tab("Per game"):
+                per_game = gr.Dataframe(interactive=False, elem_id="lb-per-game")
+            with gr.Tab("Head-to-head"):
+                heads = gr.Dataframe(interactive=False, elem_id="lb-heads")
+            with gr.Tab("NRA (GTBench)"):
+                nra = gr.Dataframe(interactive=False, elem_id="lb-nra")
+            with gr.Tab("GAMA-Bench scores"):
+                gama = gr.Dataframe(interactive=False, elem_id="lb-gama", wrap=True)
+        gr.Markdown(RATINGS_TEXT)
+    timer = gr.Timer(BOARD_POLL, active=False)
+    filters: list[Any] = [game, humans, since, until]
+    outputs = [shown, game, summary, overall, forest, heatmap, per_game, heads, nra, gama,
+               download]
+    # one computation at a time: concurrent refreshes then find the cached view
+    quiet: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden",
+                             "concurrency_id": "leaderboard", "concurrency_limit": 1}
+    tab.select(open_board, [*filters, shown], [timer, *outputs], **quiet)
+    refresh.click(show_board, filters, outputs, **{**quiet, "show_progress": "minimal"})
+    for control in filters:
+        control.change(show_board, filters, outputs, trigger_mode="always_last", **quiet)
+    timer.tick(poll_board, [*filters, shown], outputs, **quiet)
+    with gr.Group(visible=False):  # the API's endpoints (gradio_client)
+        api_in = [gr.Textbox(), gr.Checkbox(), gr.Textbox(), gr.Textbox()]
+        api_out, api_file, api_go, api_csv = gr.JSON(), gr.File(), gr.Button(), gr.Button()
+    api_go.click(api_leaderboard, api_in, api_out, api_name="leaderboard",
+                 concurrency_id="leaderboard", concurrency_limit=1)
+    api_csv.click(api_leaderboard_csv, api_in, api_file, api_name="leaderboard_csv",
+                  concurrency_id="leaderboard", concurrency_limit=1)
+    return tab
