@@ -22,8 +22,15 @@ from sessions.ratings.gamebench_format import (
 from sessions.ratings.leaderboard import parse_when
 from sessions.ratings.nra import nra_table
 from sessions.ratings.results import ResultSet, by_player, results_from_store, select
-from sessions.store import Store, StoreError, default_path, export_jsonl
+from sessions.store import Store, StoreError, default_path, export_jsonl, is_url
 from sessions.tournament import run_tournament
+
+DB_HELP = (f"the store: an SQLite file or a postgresql:// URL (default $DATABASE_URL when set, "
+           f"else {default_path()})")
+
+
+def _location(text: str) -> str | Path:
+    return text if is_url(text) else Path(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SpecError, StoreError, KeyError, ValueError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
         print(f"error: {message}", file=sys.stderr)
+        return 2
+    except OSError as err:  # an --out file or plan that cannot be written or read
+        print(f"error: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
         return 2
 
 
@@ -48,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="one agent spec per seat, e.g. mcts random (see README)")
     play.add_argument("--matches", type=int, default=10)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--db", type=Path, default=None, help=f"store file (default {default_path()})")
+    play.add_argument("--db", type=_location, default=None, help=DB_HELP)
     play.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                       help="override a game parameter (repeatable)")
     play.add_argument("--retries", type=int, default=2,
@@ -62,14 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     _ratings_parser(sub)
 
     gama = sub.add_parser("gama", help="GAMA-Bench's table: 0-100 scores per game and overall")
-    gama.add_argument("--db", type=Path, default=None)
+    gama.add_argument("--db", type=_location, default=None, help=DB_HELP)
     gama.add_argument("--by-player", action="store_true",
                       help="one row per person (human:<player id>) instead of one for all")
     gama.add_argument("--json", action="store_true", help="print the table as JSON")
     gama.set_defaults(run=_gama)
 
     export = sub.add_parser("export", help="write stored matches")
-    export.add_argument("--db", type=Path, default=None)
+    export.add_argument("--db", type=_location, default=None, help=DB_HELP)
     export.add_argument("--format", choices=["jsonl", "gamebench"], default="jsonl",
                         help="jsonl: whole replayable records (default); gamebench: "
                              "GameBench's matches.json (rated two-seat matches only)")
@@ -85,8 +95,7 @@ def _ratings_parser(sub: argparse._SubParsersAction) -> None:
         description="Rate every agent configuration and the pooled human player from the "
                     "stored matches, or from a GameBench matches.json file.")
     source = rate.add_mutually_exclusive_group()
-    source.add_argument("--db", type=Path, default=None,
-                        help=f"store file (default {default_path()})")
+    source.add_argument("--db", type=_location, default=None, help=DB_HELP)
     source.add_argument("--gamebench", type=Path, default=None, metavar="FILE",
                         help="rate a GameBench matches.json instead (GameBench's convention: "
                              f"ties dropped, alpha {GAMEBENCH_ALPHA:g}, pooled resampling, "
@@ -133,7 +142,7 @@ def _ratings(args: argparse.Namespace) -> int:
     if gamebench:
         found = ResultSet(read_gamebench(args.gamebench))
     else:
-        with Store(args.db) as store:
+        with Store(args.db, readonly=True) as store:
             found = results_from_store(store)
     results = found.results
     if args.by_player:
@@ -195,7 +204,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(f"{args.game}: {args.matches} matches, seed {args.seed}, stored in {store.path}")
+        print(f"{args.game}: {args.matches} matches, seed {args.seed}, stored in {store.where}")
         print(result.table())
     return 0
 
@@ -203,7 +212,7 @@ def _play(args: argparse.Namespace) -> int:
 def _gama(args: argparse.Namespace) -> int:
     from sessions.ratings.gama_table import GAMES, gama_table, markdown
 
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         rows = gama_table((r for g in GAMES for r in store.records(game=g)),
                           by_player=args.by_player)
     if args.json:
@@ -218,18 +227,18 @@ def _gama(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     if args.format == "gamebench":
         return _export_gamebench(args)
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         if args.out is None:
-            count = export_jsonl(store, sys.stdout, game=args.game)
+            done = export_jsonl(store, sys.stdout, game=args.game)
         else:
             with args.out.open("w", encoding="utf-8") as out:
-                count = export_jsonl(store, out, game=args.game)
-    print(f"exported {count} records", file=sys.stderr)
+                done = export_jsonl(store, out, game=args.game)
+    print(done.note(), file=sys.stderr)
     return 0
 
 
 def _export_gamebench(args: argparse.Namespace) -> int:
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         found = results_from_store(store)
     results = select(found.results, game=args.game)
     if args.out is None:
