@@ -1,4 +1,4 @@
-"""Command line: ``python -m sessions play | ratings | gama | export``."""
+"""Command line: ``python -m sessions play | tournament | ratings | gama | export``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from agents.specs import SpecError
 from sessions.engine import FailurePolicy
+from sessions.fanout import runner
 from sessions.ratings import report as ratings
 from sessions.ratings.bradley_terry import DEFAULT_ALPHA
 from sessions.ratings.gamebench_format import (
@@ -67,8 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="after the retries: forfeit (default) or a flagged random move")
     play.add_argument("--json", action="store_true", help="print the summary as JSON")
     play.add_argument("--quiet", action="store_true", help="no progress bar")
+    _fanout_arguments(play)
     play.set_defaults(run=_play)
 
+    _tournament_parser(sub)
     _ratings_parser(sub)
 
     gama = sub.add_parser("gama", help="GAMA-Bench's table: 0-100 scores per game and overall")
@@ -87,6 +90,43 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", type=Path, default=None, help="file (default: stdout)")
     export.set_defaults(run=_export)
     return parser
+
+
+def _fanout_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="play N matches at once in N processes on this machine "
+                             "(with --ray: at most N at once on the cluster)")
+    parser.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
+                        help="play the matches as tasks on a Ray cluster (needs the ray "
+                             "extra): ADDRESS of a running cluster, or none to start a local "
+                             "one")
+
+
+def _tournament_parser(sub: argparse._SubParsersAction) -> None:
+    plan = sub.add_parser(
+        "tournament", help="play a tournament plan (games x agents x matches, round robin)",
+        description="Play every match of a TOML plan (see sessions/plan.py and the README) "
+                    "that is not stored yet, with a progress bar of matches, ETA and spend.")
+    plan.add_argument("plan", type=Path, metavar="PLAN.toml")
+    plan.add_argument("--resume", action="store_true",
+                      help="continue a plan that was stopped: play only its matches that are "
+                           "not stored yet")
+    plan.add_argument("--db", type=_location, default=None, help=DB_HELP)
+    plan.add_argument("--json", action="store_true", help="print the summary as JSON")
+    plan.add_argument("--quiet", action="store_true", help="no progress bar")
+    _fanout_arguments(plan)
+    plan.set_defaults(run=_tournament)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from sessions.plan import load_plan, run_plan, summary
+
+    plan = load_plan(args.plan)
+    with Store(args.db) as store:
+        run = run_plan(plan, store, runner=runner(workers=args.workers, ray=args.ray),
+                       resume=args.resume, progress=not args.quiet)
+    print(json.dumps(run.to_dict(), indent=2) if args.json else summary(plan, run))
+    return 3 if run.stopped_by_spending else 0
 
 
 def _ratings_parser(sub: argparse._SubParsersAction) -> None:
@@ -199,7 +239,7 @@ def _play(args: argparse.Namespace) -> int:
             args.game, args.agents, matches=args.matches, seed=args.seed, store=store,
             params=_params(args.param),
             policy=FailurePolicy(max_retries=args.retries, on_failure=args.on_failure),
-            progress=not args.quiet,
+            progress=not args.quiet, runner=runner(workers=args.workers, ray=args.ray),
         )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

@@ -12,6 +12,7 @@ from tqdm import tqdm
 from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
 from sessions.engine import FailurePolicy, play_match
+from sessions.fanout import Job, Runner, Schedule, Serial
 from sessions.match import Match
 from sessions.record import MatchRecord, SeatRecord
 from sessions.store import Store
@@ -78,9 +79,14 @@ def seating(index: int, participants: int) -> list[int]:
 
 def run_tournament(game_id: str, specs: Sequence[str], *, matches: int, seed: int, store: Store,
                    params: Mapping[str, Any] | None = None,
-                   policy: FailurePolicy = FailurePolicy(), progress: bool = True
-                   ) -> TournamentResult:
-    """Play ``matches`` matches, rotating seats, storing each record as it completes."""
+                   policy: FailurePolicy = FailurePolicy(), progress: bool = True,
+                   runner: Runner | None = None) -> TournamentResult:
+    """Play ``matches`` matches, rotating seats, storing each record as it completes.
+
+    ``runner`` plays them (sessions.fanout: serial by default, N processes, or Ray); this
+    process alone stores them, so each is stored once, and match i's record depends only on
+    ``seed`` and i, not on where or when it ran.
+    """
     spec = registry.get(game_id)
     parsed: list[AgentSpec] = [parse_spec(s) for s in specs]
     chosen = spec.params(params)
@@ -88,17 +94,19 @@ def run_tournament(game_id: str, specs: Sequence[str], *, matches: int, seed: in
     if len(parsed) != players:
         raise ValueError(f"{spec.title} needs {players} agents, got {len(parsed)}")
     standings = [Standing(i + 1, a.text, a.entity) for i, a in enumerate(parsed)]
+    jobs = [Job(game_id, tuple(parsed[p] for p in seating(index, players)),
+                match_seed(seed, index), dict(chosen), policy, tag=seating(index, players))
+            for index in range(matches)]
     ids = []
-    bar = tqdm(range(matches), desc=f"{game_id}", unit="match", disable=not progress,
+    bar = tqdm(total=matches, desc=f"{game_id}", unit="match", disable=not progress,
                file=sys.stderr)
-    for index in bar:
-        order = seating(index, players)
-        record = play_one(game_id, [parsed[p] for p in order], seed=match_seed(seed, index),
-                          params=chosen, policy=policy)
+    for job, record in Schedule(jobs, runner or Serial()).results():
         store.save(record)
         ids.append(record.id)
-        _tally(standings, order, record)
+        _tally(standings, job.tag, record)
+        bar.update(1)
         bar.set_postfix_str(" ".join(f"{s.participant}:{s.wins}W" for s in standings))
+    bar.close()
     return TournamentResult(game_id, dict(chosen), seed, standings, ids)
 
 
