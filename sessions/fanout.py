@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import multiprocessing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from agents.naming import AgentSpec
-from sessions.engine import FailurePolicy
-from sessions.record import MatchRecord
+from agents.specs import make_agent, seat_seed
+from games import registry
+from sessions.engine import FailurePolicy, play_match
+from sessions.match import Match
+from sessions.record import MatchRecord, SeatRecord
 
 
 @dataclass(frozen=True)
@@ -38,12 +41,24 @@ class Job:
 
 def play_job(job: Job) -> MatchRecord:
     """Play one job to the end (in whichever process runs it) and return its record."""
-    from sessions.tournament import play_one  # the tournament module imports this one
-
     record = play_one(job.game, job.seats, seed=job.seed, params=job.params, policy=job.policy)
     if job.record_id is not None:
         record.id = job.record_id
     return record
+
+
+def play_one(game_id: str, seats: Sequence[AgentSpec], *, seed: int,
+             params: Mapping[str, Any] | None = None,
+             policy: FailurePolicy = FailurePolicy()) -> MatchRecord:
+    """Play one match with ``seats[i]`` in seat i and return its record."""
+    spec = registry.get(game_id)
+    chosen = spec.params(params)
+    records = [SeatRecord(kind=a.kind, spec=a.text, entity=a.entity, settings=a.settings())
+               for a in seats]
+    match = Match(game_id, records, seed=seed, params=chosen)
+    agents = [make_agent(a, spec, match.record.params, seed=seat_seed(seed, i, a.text))
+              for i, a in enumerate(seats)]
+    return play_match(match, agents, policy=policy)
 
 
 class Runner(Protocol):

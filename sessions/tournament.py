@@ -9,13 +9,14 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
+from agents.specs import AgentSpec, parse_spec
 from games import registry
-from sessions.engine import FailurePolicy, play_match
-from sessions.fanout import Job, Runner, Schedule, Serial
-from sessions.match import Match
-from sessions.record import MatchRecord, SeatRecord
+from sessions.engine import FailurePolicy
+from sessions.fanout import Job, Runner, Schedule, Serial, play_one
+from sessions.record import MatchRecord
 from sessions.store import Store
+
+__all__ = ["Standing", "TournamentResult", "match_seed", "play_one", "run_tournament", "seating"]
 
 
 @dataclass
@@ -108,20 +109,6 @@ def run_tournament(game_id: str, specs: Sequence[str], *, matches: int, seed: in
         bar.set_postfix_str(" ".join(f"{s.participant}:{s.wins}W" for s in standings))
     bar.close()
     return TournamentResult(game_id, dict(chosen), seed, standings, ids)
-
-
-def play_one(game_id: str, seats: Sequence[AgentSpec], *, seed: int,
-             params: Mapping[str, Any] | None = None,
-             policy: FailurePolicy = FailurePolicy()) -> MatchRecord:
-    """Play one match with ``seats[i]`` in seat i and return its record."""
-    spec = registry.get(game_id)
-    chosen = spec.params(params)
-    records = [SeatRecord(kind=a.kind, spec=a.text, entity=a.entity, settings=a.settings())
-               for a in seats]
-    match = Match(game_id, records, seed=seed, params=chosen)
-    agents = [make_agent(a, spec, match.record.params, seed=seat_seed(seed, i, a.text))
-              for i, a in enumerate(seats)]
-    return play_match(match, agents, policy=policy)
 
 
 def _tally(standings: list[Standing], order: list[int], record: MatchRecord) -> None:
