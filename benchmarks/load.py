@@ -135,8 +135,8 @@ class Api:
 
     async def call(self, http: httpx.AsyncClient, session: str, name: str, *args: Any) -> Any:
         fn, states = self.endpoints[name]
-        given = iter(args)
-        data = [None if state else next(given) for state in states]
+        given = iter(args)  # inputs not given (optional ones) are sent empty
+        data = [None if state else next(given, None) for state in states]
         joined = await http.post(f"{self.url}{self.prefix}/queue/join", json={
             "data": data, "fn_index": fn, "trigger_id": None, "event_data": None,
             "session_hash": session})
