@@ -128,6 +128,11 @@ class SQLiteDatabase:
         # In a folder this process cannot write, SQLite cannot make the WAL index beside the
         # file; no writer can then be using the file either, so it is read as immutable.
         folder_writable = os.access(self.path.parent, os.W_OK)
+        wal = self.path.with_name(self.path.name + "-wal")
+        if not folder_writable and wal.exists() and wal.stat().st_size > 0:
+            raise SQLiteError(f"{self.path} has sessions not yet folded into the file ({wal}) "
+                              "and its folder is read-only, so they cannot be read: open it "
+                              "once where it can be written, or copy the folder elsewhere")
         mode = "?mode=ro" if folder_writable else "?mode=ro&immutable=1"
         try:
             db = sqlite3.connect(uri + mode, uri=True, check_same_thread=False, timeout=30,
