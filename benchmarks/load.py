@@ -36,7 +36,6 @@ import random
 import resource
 import socket
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -256,7 +255,10 @@ async def cheap(api: Api, moves: int, server_cpu: Any) -> Cheap:
 
 
 def mcts_searches(data_dir: Path, database_url: str | None, since: float) -> Counter[str]:
-    """How every stored MCTS move searched (its ``simulations`` meta), since ``since``."""
+    """How every stored MCTS reply since ``since`` ended: ``count`` (its full simulation
+    count), ``solved`` (fewer: the search proved the position, nothing left to search),
+    ``clock`` (cut by its time cap), from each move's meta (older versions of the app
+    recorded only ``simulations``: the count, ``time-capped`` or ``probe only``)."""
     found: Counter[str] = Counter()
     if database_url:
         import psycopg
@@ -273,22 +275,23 @@ def mcts_searches(data_dir: Path, database_url: str | None, since: float) -> Cou
         mcts = {i for i, s in enumerate(record["seats"]) if s["kind"] == "mcts"}
         for move in record["moves"]:
             if move["seat"] in mcts:
-                found[str(move["meta"].get("simulations"))] += 1
+                meta = move["meta"]
+                how = meta.get("stopped") or ("count" if isinstance(meta.get("simulations"), int)
+                                              else "clock")
+                found[how] += 1
     return found
 
 
 def searched(searches: Counter[str]) -> str:
     """How the MCTS replies searched, in one line."""
     total = sum(searches.values())
-    full = searches.get("1000", 0)
-    fewer = sorted(int(k) for k, n in searches.items() if k.isdigit() and int(k) < 1000
-                   for _ in range(n))
-    other = {k: n for k, n in searches.items() if not k.isdigit() or int(k) > 1000}
-    text = f"MCTS replies stored: {total}; at 1000 simulations: {full} ({full / max(total, 1):.0%})"
-    if fewer:
-        text += (f"; stopped by the clock with fewer: {len(fewer)} (median "
-                 f"{statistics.median(fewer):.0f} simulations)")
-    return text + (f"; other: {other}" if other else "")
+    parts = [f"{searches.get(k, 0)} {label}" for k, label in (
+        ("count", "ran their 1000 simulations"),
+        ("solved", "proved the position sooner (solver: nothing left to search)"),
+        ("clock", "were cut short by the 2 s clock"))]
+    other = {k: n for k, n in searches.items() if k not in ("count", "solved", "clock")}
+    return (f"MCTS replies stored: {total}: " + ", ".join(parts)
+            + (f", other: {other}" if other else ""))
 
 
 # --- the report ---------------------------------------------------------------------------------
@@ -343,12 +346,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="saturation steps, moves per second")
     parser.add_argument("--step-seconds", type=float, default=20.0)
     parser.add_argument("--nice", type=int, default=0,
-                        help="run the app and the generator at this niceness (e.g. -10 on a "
-                             "machine shared with other jobs, to measure the app as if alone; "
-                             "negative values need root)")
+                        help="run the app and the generator at this niceness, and their "
+                             "session's autogroup too (e.g. -10 on a machine shared with other "
+                             "jobs, to measure the app as if alone; negative values need root)")
     args = parser.parse_args(argv)
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
+        autogroup = Path("/proc/self/autogroup")  # Linux shares CPU between sessions first
+        if autogroup.exists():
+            autogroup.write_text(str(args.nice))
 
     data_dir = Path(tempfile.mkdtemp(prefix="arena-load-"))
     env = {"DATABASE_URL": args.database_url} if args.database_url else {}
@@ -402,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
                 tally, cpu = run_crowd(app, api, args, args.players, pace, args.step_seconds)
                 p95 = percentile(tally.moves, 95) if tally.moves else float("inf")
                 achieved = len(tally.moves) / cpu.wall
-                print(f"   asked {rate:5.0f} moves/s: served {achieved:5.1f}/s, /move p95 "
+                print(f"   offered {rate:5.0f} calls/s: {achieved:5.1f} moves/s served, /move p95 "
                       f"{ms(p95)}; {cpu.cores()}")
                 if p95 > 1.0:
                     break

@@ -160,7 +160,11 @@ class RayCluster:
             if len(self._refs) > 1 else (ready, None)
         for ref in ready:
             job = self._refs.pop(ref)
-            yield job, self._ray.get(ref)
+            try:
+                record = self._ray.get(ref)
+            except self._ray.exceptions.RayTaskError as err:
+                raise err.cause from None  # the match's own error (a missing key, a bad spec)
+            yield job, record
 
     @property
     def running(self) -> int:

@@ -3,7 +3,9 @@ on one shows up on the other's Leaderboard within seconds, and in its History.""
 
 from __future__ import annotations
 
+import contextlib
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -17,8 +19,9 @@ def test_a_game_finished_on_one_replica_is_on_the_others_leaderboard(tmp_path,
                                                                       postgres_server):
     url = postgres.database(postgres_server, "replicas")
     env = {"DATABASE_URL": url}
-    with running_app(tmp_path / "one", env=env) as one, \
-            running_app(tmp_path / "two", env=env) as two:
+    with contextlib.ExitStack() as stack, ThreadPoolExecutor(2) as pool:
+        one, two = pool.map(stack.enter_context,  # both start at once
+                            [running_app(tmp_path / name, env=env) for name in ("one", "two")])
         assert one.url != two.url
         here, there = gradio_client.Client(one.url), gradio_client.Client(two.url)
         empty = there.predict("all", False, "", "", api_name="/leaderboard")
