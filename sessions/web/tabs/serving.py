@@ -11,6 +11,7 @@ telemetry, which calls home from a server that may have no way out.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 QUEUE_ENV = {
     # recompute the /monitoring summary once per 10^9 events, i.e. never ...
@@ -18,15 +19,15 @@ QUEUE_ENV = {
     # ... and keep one event's timings for it instead of 10,000
     "GRADIO_ANALYTICS_MAX_EVENTS": "1",
 }
-BLOCKS = {"analytics_enabled": False}
+BLOCKS: dict[str, Any] = {"analytics_enabled": False}
 """``gr.Blocks`` options: no telemetry."""
-QUEUE = {"default_concurrency_limit": 16}
+QUEUE: dict[str, Any] = {"default_concurrency_limit": 16}
 """``Blocks.queue`` options: up to 16 runs of one handler at once (agents reply in threads)."""
-API = {"preprocess": False, "postprocess": False}
+API: dict[str, Any] = {"preprocess": False, "postprocess": False}
 """Event options of the JSON endpoints for gradio_client: their inputs (text, numbers, a
 checkbox) and answers (plain JSON) need no conversion, and each conversion Gradio runs is a
 hop to a worker thread per component per call."""
-LAUNCH = {"enable_monitoring": False}
+LAUNCH: dict[str, Any] = {"enable_monitoring": False}
 """``Blocks.launch`` options: no ``/monitoring`` page (its summary is not kept, see above)."""
 
 
