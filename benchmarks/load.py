@@ -10,8 +10,9 @@ Targets (issue 15), for a 2-core machine running both the app and this generator
 2. **crowd**: 50 players at a person's pace (a move every 2 s each, open loop: a move is due
    2 s after the previous one was due, and its latency counts from when it was due) against
    MCTS (the app's default ``mcts``: 1000 simulations, 2 s cap), half on connect four, half
-   on tic-tac-toe: ``/move`` p95 <= 300 ms, and every MCTS reply still searched 1000
-   simulations (read from the stored records, where each MCTS move says how it searched).
+   on tic-tac-toe: ``/move`` p95 <= 300 ms, and no MCTS reply cut short by its clock: each
+   runs its 1000 simulations, or fewer only when its solver proved the position (read from
+   the stored records, where each MCTS move says how its search ended).
 3. **saturation**: the same mix at rising rates; the largest rate (moves/s) whose ``/move``
    p95 stays <= 1 s.
 
@@ -23,7 +24,9 @@ client, as a browser tab would, instead of gradio_client (which opens new HTTP c
 call and costs ~40 ms of CPU per request, more than the server).
 
 ``--app-root`` runs another checkout's app (to measure a "before"); ``--database-url`` runs
-the app on PostgreSQL instead of SQLite.
+the app on PostgreSQL instead of SQLite; ``--nice -10`` (root) raises the priority of the
+app, the generator and their session on a machine shared with other jobs. The README's
+"Serving a crowd" has the figures.
 """
 
 from __future__ import annotations
