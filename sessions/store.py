@@ -79,6 +79,8 @@ class Store:
         """Where the store is, for messages (a path, or the URL without its password)."""
         self.backend: str = self._db.dialect
         self.readonly = readonly
+        self._tags = "m.tags" if self.schema_version() >= 3 else "''"
+        """Stores older than schema 3 (read without migrating) have no tags column."""
 
     def close(self) -> None:
         self._db.close()
@@ -106,9 +108,10 @@ class Store:
         with self._errors(), self._db.transaction() as db:
             db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
             db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches (id, game, outcome, research_use, started_at, ended_at, "
+                "record, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (record.id, record.game, record.outcome, int(record.research_use),
-                 record.started_at, record.ended_at, record.to_json()),
+                 record.started_at, record.ended_at, record.to_json(), " ".join(record.tags)),
             )
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
@@ -189,24 +192,55 @@ class Store:
 
     def results(self) -> list[dict[str, Any]]:
         """Every stored session's result without its moves, oldest first: id, game, outcome,
-        research_use, ended_at and seats [{kind, entity, player_id, score, return}].
+        research_use, ended_at, tags and seats [{kind, entity, player_id, score, return}].
 
         What ratings need, read from the seats table instead of parsing whole records.
         """
         rows = self._query(
-            "SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, s.seat, s.kind, "
-            "s.entity, s.player_id, s.score, s.return FROM matches m "
+            f"SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, {self._tags}, "
+            "s.seat, s.kind, s.entity, s.player_id, s.score, s.return FROM matches m "
             "JOIN seats s ON s.match_id = m.id ORDER BY m.ended_at ASC NULLS FIRST, m.id, "
             "s.seat", ())
         out: list[dict[str, Any]] = []
-        for match_id, game, outcome, research, ended_at, _, kind, entity, player, score, ret \
-                in rows:
+        for match_id, game, outcome, research, ended_at, tags, _, kind, entity, player, score, \
+                ret in rows:
             if not out or out[-1]["id"] != match_id:
                 out.append({"id": match_id, "game": game, "outcome": outcome,
-                            "research_use": bool(research), "ended_at": ended_at, "seats": []})
+                            "research_use": bool(research), "ended_at": ended_at,
+                            "tags": tags.split(), "seats": []})
             out[-1]["seats"].append({"kind": kind, "entity": entity, "player_id": player,
                                      "score": score, "return": ret})
         return out
+
+    def tagged(self, tag: str, *, since: float | None = None) -> Iterator[MatchRecord]:
+        """Stored sessions carrying ``tag`` (``MatchRecord.tags``) that ended at or after
+        ``since``, oldest first."""
+        if self._tags == "''":
+            return
+        sql = "SELECT m.record, m.tags FROM matches m WHERE m.tags LIKE ?"
+        args: list[Any] = [f"%{tag}%"]
+        if since is not None:
+            sql += " AND m.ended_at >= ?"
+            args.append(since)
+        for text, tags in self._query(sql + " ORDER BY m.ended_at, m.id", tuple(args)):
+            if tag in tags.split():
+                yield MatchRecord.from_json(text)
+
+    def rated_counts(self, entities: Iterable[str]) -> dict[str, int]:
+        """How many stored sessions each of ``entities`` played that ratings may count
+        (not abandoned, shared for research); 0 for those never seen."""
+        wanted = list(dict.fromkeys(entities))
+        counts = dict.fromkeys(wanted, 0)
+        for start in range(0, len(wanted), 500):
+            chunk = tuple(wanted[start:start + 500])
+            marks = ", ".join("?" * len(chunk))
+            for entity, count in self._query(
+                    "SELECT s.entity, count(DISTINCT s.match_id) FROM seats s JOIN matches m "
+                    "ON m.id = s.match_id "
+                    f"WHERE m.outcome != 'abandoned' AND m.research_use = 1 AND s.entity IN "
+                    f"({marks}) GROUP BY s.entity", chunk):
+                counts[entity] = int(count)
+        return counts
 
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self._errors():

@@ -9,11 +9,11 @@ floating-point columns (``{float}``: SQLite's REAL is 8 bytes, PostgreSQL's is 4
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version this code writes."""
 READABLE_FROM = 1
-"""The oldest version read-only commands can read without migrating it (each step since
-then only added indexes)."""
+"""The oldest version read-only commands can read without migrating it (step 2 only added an
+index; the column of step 3 is read as empty from an older store, see ``Store.results``)."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -28,6 +28,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     ),
     # 2: the History tab lists one player's sessions; without this it scans every seat.
     2: ("CREATE INDEX seats_player ON seats(player_id)",),
+    # 3: a session's tags (``blind`` battles, ``watch`` and ``showcase`` games), so the
+    # Leaderboard can filter by them and the showcase can add up today's spending without
+    # parsing every record.
+    3: ("ALTER TABLE matches ADD COLUMN tags TEXT NOT NULL DEFAULT ''",),
 }
 
 FLOAT_TYPES = {"sqlite": "REAL", "postgresql": "DOUBLE PRECISION"}

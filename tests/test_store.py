@@ -206,7 +206,7 @@ def test_a_version_1_store_is_migrated_on_open_and_keeps_its_sessions(store_loca
     with Store(store_location, readonly=True) as store:  # reading does not migrate
         assert store.schema_version() == 1 and store.get(record.id) == record
     with Store(store_location) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 2
+        assert store.schema_version() == SCHEMA_VERSION == 3
         assert store.get(record.id) == record
         assert store.summaries(player_id=None)[0]["id"] == record.id
     db = _raw(store_location)
@@ -216,6 +216,33 @@ def test_a_version_1_store_is_migrated_on_open_and_keeps_its_sessions(store_loca
         indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     db.close()
     assert "seats_player" in indexes
+
+
+def test_tags_are_stored_filtered_and_counted_and_an_older_store_reads_none(store_location):
+    blind, plain = _record(1), _record(2)
+    blind.tags = ["blind"]
+    abandoned = _record(3)
+    abandoned.outcome, abandoned.tags = "abandoned", ["showcase"]
+    with Store(store_location) as store:
+        for record in (blind, plain, abandoned):
+            store.save(record)
+        assert store.get(blind.id).tags == ["blind"]
+        tags = {row["id"]: row["tags"] for row in store.results()}
+        assert tags == {blind.id: ["blind"], plain.id: [], abandoned.id: ["showcase"]}
+        assert [r.id for r in store.tagged("blind")] == [blind.id]
+        assert [r.id for r in store.tagged("showcase", since=abandoned.ended_at)] == \
+            [abandoned.id]
+        assert list(store.tagged("showcase", since=abandoned.ended_at + 1)) == []
+        counts = store.rated_counts(["random", "mcts:1000:2s"])
+        assert counts == {"random": 2, "mcts:1000:2s": 0}  # per session, abandoned left out
+
+
+def test_a_version_1_store_read_without_migrating_has_no_tags(store_location):
+    record = _record(4)
+    _make_v1_store(store_location, record)
+    with Store(store_location, readonly=True) as store:
+        assert [row["tags"] for row in store.results()] == [[]]
+        assert list(store.tagged("blind")) == []
 
 
 def test_a_store_of_a_newer_version_is_refused_on_both_backends(store_location):

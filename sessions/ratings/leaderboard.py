@@ -60,20 +60,23 @@ def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
 
 @dataclass(frozen=True)
 class Filters:
-    """Which sessions to rate: one game (None = all), only those with a human seat, and
-    those that ended in [since, until) (seconds since the epoch; None = no bound)."""
+    """Which sessions to rate: one game (None = all), only those with a human seat, those
+    that ended in [since, until) (seconds since the epoch; None = no bound), and only blind
+    battles (a person against a model whose name was hidden until the end)."""
 
     game: str | None = None
     humans_only: bool = False
     since: float | None = None
     until: float | None = None
+    blind_only: bool = False
 
     @classmethod
     def parse(cls, *, game: str | None = None, humans_only: bool = False,
-              since: str | float | None = None, until: str | float | None = None) -> Filters:
+              since: str | float | None = None, until: str | float | None = None,
+              blind_only: bool = False) -> Filters:
         """Filters from UI values: "" or "all" for every game, dates as text."""
         return cls(None if game in (None, "", "all") else game, bool(humans_only),
-                   parse_when(since), parse_when(until, end=True))
+                   parse_when(since), parse_when(until, end=True), bool(blind_only))
 
     def slug(self) -> str:
         """A file name stem saying what was chosen: leaderboard-all-humans-from-2025-01-01."""
@@ -81,6 +84,7 @@ class Filters:
             return datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d")
         parts = ["leaderboard", self.game or "all"]
         parts += ["humans"] if self.humans_only else []
+        parts += ["blind"] if self.blind_only else []
         parts += ["from", day(self.since)] if self.since is not None else []
         parts += ["to", day(self.until - 1)] if self.until is not None else []
         return "-".join(parts)
@@ -215,6 +219,7 @@ def _passes(record: MatchRecord, filters: Filters) -> bool:
     ended = record.ended_at
     return ((filters.game is None or record.game == filters.game)
             and (not filters.humans_only or any(s.kind == "human" for s in record.seats))
+            and (not filters.blind_only or "blind" in record.tags)
             and (filters.since is None or (ended is not None and ended >= filters.since))
             and (filters.until is None or (ended is not None and ended < filters.until)))
 
@@ -329,7 +334,7 @@ class Leaderboard:
                 self._views.move_to_end(key)
                 return self._views[key]
         chosen = select(found.results, game=filters.game, humans_only=filters.humans_only,
-                        since=filters.since, until=filters.until)
+                        since=filters.since, until=filters.until, blind_only=filters.blind_only)
         rows, skipped = nra_table(chosen)
         view = LeaderboardView(filters, revision, rate(chosen, self.settings,
                                                        dropped=found.dropped), rows, skipped,

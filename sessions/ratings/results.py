@@ -35,6 +35,8 @@ class MatchResult:
     ended_at: float | None = None
     players: tuple[str | None, ...] = ()
     id: str = ""
+    tags: tuple[str, ...] = ()
+    """The session's tags (``blind`` for a blind battle; see ``MatchRecord.tags``)."""
 
     @property
     def tie(self) -> bool:
@@ -64,7 +66,7 @@ def result_of(record: MatchRecord) -> MatchResult | str:
               "return": record.returns[i] if record.returns and i < len(record.returns) else None}
              for i, s in enumerate(record.seats)]
     return _result(record.id, record.game, record.outcome, record.research_use,
-                   record.ended_at, seats)
+                   record.ended_at, seats, tuple(record.tags))
 
 
 def results_from_records(records: Iterable[MatchRecord]) -> ResultSet:
@@ -79,7 +81,7 @@ def results_from_store(store: Any) -> ResultSet:
     out = ResultSet([])
     for row in store.results():
         _collect(out, _result(row["id"], row["game"], row["outcome"], row["research_use"],
-                              row["ended_at"], row["seats"]))
+                              row["ended_at"], row["seats"], tuple(row.get("tags", ()))))
     return out
 
 
@@ -91,7 +93,8 @@ def _collect(out: ResultSet, result: MatchResult | str) -> None:
 
 
 def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
-            ended_at: float | None, seats: list[dict[str, Any]]) -> MatchResult | str:
+            ended_at: float | None, seats: list[dict[str, Any]],
+            tags: tuple[str, ...] = ()) -> MatchResult | str:
     if outcome is None:
         return "unfinished"
     if outcome == "abandoned":
@@ -109,7 +112,7 @@ def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
     returns = [s["return"] for s in seats]
     return MatchResult(game, entities, tuple(float(x) for x in scores),
                        None if any(r is None for r in returns) else tuple(map(float, returns)),
-                       ended_at, tuple(s["player_id"] for s in seats), match_id)
+                       ended_at, tuple(s["player_id"] for s in seats), match_id, tags)
 
 
 def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchResult]:
@@ -129,9 +132,10 @@ def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchRes
 
 def select(results: Iterable[MatchResult], *, game: str | None = None,
            humans_only: bool = False, since: float | None = None,
-           until: float | None = None) -> list[MatchResult]:
-    """Results of one game, with a human seat, or ended in [since, until)."""
+           until: float | None = None, blind_only: bool = False) -> list[MatchResult]:
+    """Results of one game, with a human seat, ended in [since, until), or blind battles."""
     return [r for r in results
             if (game is None or r.game == game) and (not humans_only or r.has_human)
+            and (not blind_only or "blind" in r.tags)
             and (since is None or (r.ended_at is not None and r.ended_at >= since))
             and (until is None or (r.ended_at is not None and r.ended_at < until))]
