@@ -355,6 +355,7 @@ class Showcase:
                 if paid and self.over_budget(stored, game):
                     game.stop("the showcase's daily budget was spent")
                     self.note = self._spent_note()
+            game.ended.wait(30.0)  # stored, so the next game's budget check counts it
             self._stop.wait(self.config.pause_seconds)
 
 

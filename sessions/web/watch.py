@@ -57,8 +57,7 @@ class WatchSession:
     def __init__(self, game_id: str, seats: Sequence[str], *, seed: int | None = None,
                  params: Mapping[str, Any] | None = None, store: Store | None = None,
                  delay: float = 1.0, build_agent: AgentBuilder = make_agent,
-                 tags: Sequence[str] = ("watch",),
-                 on_end: Callable[[WatchSession], None] | None = None) -> None:
+                 tags: Sequence[str] = ("watch",)) -> None:
         try:
             self.spec = registry.get(game_id)
         except KeyError as err:
@@ -77,7 +76,6 @@ class WatchSession:
         self.match = Match(game_id, records, seed=self.seed, params=params, research_use=True)
         self.match.record.tags = list(tags)
         self.store = store
-        self.on_end = on_end
         self._cond = threading.Condition(threading.RLock())
         self._paused = False
         self._stepping = False
@@ -87,6 +85,8 @@ class WatchSession:
         self._last_move = 0.0
         self.changes = 0
         """Counts what a spectator would see change (moves, pause, speed, the end)."""
+        self.ended = threading.Event()
+        """Set once the game is over and stored (or could not be stored: see ``notice``)."""
         self.delay = 0.0
         self.set_delay(delay)
         self.notice = ""
@@ -207,6 +207,7 @@ class WatchSession:
         self.agents.cancel()
         if not self._started:
             self._store_if_over()
+            self.ended.set()
 
     # --- the game loop ----------------------------------------------------------------------
 
@@ -235,8 +236,7 @@ class WatchSession:
                 self._changed()
             with _RUNNING_LOCK:
                 _RUNNING.discard(self)
-            if self.on_end is not None:
-                self.on_end(self)
+            self.ended.set()
 
     def _wait_for_turn(self) -> bool:
         """Wait while paused and for the delay since the last move; False once it is over."""
