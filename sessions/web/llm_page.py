@@ -35,8 +35,8 @@ from agents.llm import (
     load_opponents,
     local_servers,
     opponent_choices,
+    redaction,
 )
-from agents.llm import redaction
 from agents.llm.local import missing
 from agents.llm.modes import REASONING
 from agents.specs import AgentSpec, make_agent, parse_spec
