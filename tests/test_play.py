@@ -15,7 +15,14 @@ from games.registry import get
 from renderers import renderer
 from sessions.store import Store
 from sessions.web.play import OpenSessions, PlaySession
-from sessions.web.players import Person, game_menu, new_player_id, opponents_for, profile_person
+from sessions.web.players import (
+    Person,
+    browser_profile,
+    game_menu,
+    new_player_id,
+    opponents_for,
+    profile_person,
+)
 from tests.conftest import GAME_IDS
 
 
@@ -417,7 +424,13 @@ def test_profiles_and_people_are_validated():
     assert profile_person(None).consent is False
     kept = profile_person({"player_id": "abcdef0123456789", "consent": True, "name": " Bo  b "})
     assert (kept.player_id, kept.consent, kept.display_name) == ("abcdef0123456789", True, "Bo b")
-    assert profile_person({"player_id": "x' OR 1=1"}).player_id != "x' OR 1=1"
+    with pytest.raises(ValueError, match="8-64 letters, digits"):
+        profile_person({"player_id": "x' OR 1=1"})  # refused with the rule, never swapped
+    with pytest.raises(ValueError, match="at most 40"):
+        profile_person({"player_id": "abcdef0123456789", "name": "n" * 41})  # never cut
+    repaired = browser_profile({"player_id": "x' OR 1=1", "consent": True, "name": "n" * 41})
+    assert Person(repaired["player_id"]) and repaired["consent"] is True  # a fresh valid id
+    assert repaired["player_id"] != "x' OR 1=1" and repaired["name"] == ""
     with pytest.raises(ValueError, match="player id"):
         Person("short")
     with pytest.raises(ValueError, match="at most 40"):

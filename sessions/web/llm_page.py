@@ -375,5 +375,9 @@ class ServerFirst:
         return self.agent.settings()
 
     @property
+    def deadline(self) -> float | None:
+        return getattr(self.agent, "deadline", None)
+
+    @property
     def usage(self) -> Any:
         return self.agent.usage
