@@ -18,9 +18,9 @@ from games.actions import legal_moves
 from sessions.match import Match
 from sessions.record import SeatRecord
 from sessions.store import Store
+from sessions.tournament import play_one, run_tournament
 from sessions.web.play import PlaySession
 from sessions.web.players import Person
-from sessions.tournament import play_one, run_tournament
 
 
 @pytest.mark.parametrize("text,entity", [
