@@ -19,8 +19,7 @@ from sessions.web.play import MAX_INPUT, PlaySession
 from sessions.web.tabs.play import start
 from sessions.web.tabs.site import OPEN
 
-CAPS = {"game": 100, "opponent": 2_000, "seat": 20, "player_id": 64, "display_name": 200,
-        "shares": MAX_INPUT}
+CAPS = {"game": 100, "opponent": 2_000, "seat": 20, "shares": MAX_INPUT}
 """The longest text each argument may be (characters); longer is refused unread."""
 
 
@@ -36,8 +35,7 @@ def api_new_game(game: str, opponent: str, seat: str, player_id: str, consent: b
                  display_name: str, keyring: Keyring, request: gr.Request,
                  ) -> tuple[PlaySession, dict]:
     """Start a game; agents that move first have moved when this returns."""
-    check_sizes(game=game, opponent=opponent, seat=seat, player_id=player_id,
-                display_name=display_name)
+    check_sizes(game=game, opponent=opponent, seat=seat)  # the id and name have their rules
     profile = {"player_id": player_id, "consent": bool(consent), "name": display_name}
     seated = [o.strip() for o in opponent.split(",")] if "," in opponent else opponent
     session, *_ = start(game, seated, seat, profile, "", keyring, request)
