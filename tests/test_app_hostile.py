@@ -121,10 +121,60 @@ def test_end_game_stops_a_search_while_the_game_is_still_starting(app):
     pressed = time.monotonic()
     ended = client.predict(api_name="/end_game")
     started = job.result(timeout=10)
-    assert time.monotonic() - pressed < 2.0
+    assert time.monotonic() - pressed < 5.0  # not the search's 10 s clock
     assert ended["outcome"] == "abandoned" and started["outcome"] == "abandoned"
     with Store(app.store_path) as store:
         assert store.get(ended["session"]).outcome == "abandoned"
+
+
+# --- a provider that never answers --------------------------------------------------------------
+
+QUICK_SILENT = """
+[[opponent]]
+id = "quick-silent"
+title = "Quick Silent"
+provider = "compat"
+model = "quick-silent"
+first_token_seconds = 2
+"""
+
+
+@pytest.fixture(scope="module")
+def silent_app(tmp_path_factory):
+    """The app with its OpenAI-compatible provider pointed at a server that never answers;
+    ``compat/quick-silent`` gives up on silence after 2 s, other compat models after 30 s."""
+    folder = tmp_path_factory.mktemp("silent")
+    (folder / "opponents.toml").write_text(QUICK_SILENT)
+    with FakeLLM(lambda request: Reply(silent=True)) as fake, running_app(
+            folder / "app", env={"ARENA_COMPAT_BASE_URL": fake.openai_url,
+                                 "ARENA_OPPONENTS": str(folder / "opponents.toml")}) as running:
+        yield running, fake
+
+
+def test_a_person_waiting_on_a_silent_model_sees_a_countdown_and_wins_in_seconds(silent_app):
+    running, fake = silent_app
+    client = _client(running)
+    client.predict("tic_tac_toe", "compat/quick-silent", "first", PLAYER, True, "",
+                   api_name="/new_game")
+    asked = time.monotonic()
+    job = client.submit("C2R2", api_name="/move")
+    seen = []
+    while not job.done() and time.monotonic() - asked < 20:
+        seen.append((client.predict(api_name="/state")["status"],
+                     client.predict(api_name="/thinking")))
+        time.sleep(0.2)
+    state = job.result(timeout=10)
+    waited = time.monotonic() - asked
+    assert state["outcome"] == "forfeit" and waited < 6.0  # 2 s of silence, not minutes
+    assert state["result"] == ("Quick Silent forfeited (no legal move after 1 attempt: the "
+                               "provider sent no text for 2 s (first-token timeout); not "
+                               "retryable): you win.")
+    counting = [status for status, _ in seen if "thinking" in status]
+    assert counting and all(status.endswith(("(at most 2 s more)", "(at most 1 s more)",
+                                             "(at most 0 s more)")) for status in counting)
+    left = [turn["seconds_left"] for _, thinking in seen for turn in thinking.get("turns", [])
+            if turn["thinking"]]
+    assert left and all(0 <= s <= 2.0 for s in left)
 
 
 def _alive(pid: int) -> bool:
@@ -135,29 +185,31 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_sigterm_stops_the_app_within_seconds_whatever_it_is_doing(tmp_path):
+def test_sigterm_stops_the_app_within_seconds_whatever_it_is_doing(silent_app):
     """A search seated first inside /new_game, and a provider that never answers: SIGTERM
-    stops the app within a few seconds, and both games are stored as abandoned."""
-    with FakeLLM(lambda request: Reply(silent=True)) as fake, running_app(
-            tmp_path / "app", env={"ARENA_COMPAT_BASE_URL": fake.openai_url}) as running:
-        searching, waiting = _client(running), _client(running)
-        jobs = [waiting.submit("tic_tac_toe", "compat/silent-model", "second", PLAYER, False,
-                               "", api_name="/new_game")]
-        deadline = time.monotonic() + 30
-        while not fake.requests and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert fake.requests, "the model was never asked"
-        jobs.append(searching.submit("hive", "mcts:100000:10s", "second", PLAYER, False, "",
-                                     api_name="/new_game"))
-        time.sleep(2.0)
-        for job in jobs:
-            assert not job.done(), job.result()
-        sent = time.monotonic()
-        os.kill(running.pid, signal.SIGTERM)
-        while _alive(running.pid) and time.monotonic() - sent < 30:
-            time.sleep(0.05)
-        stopped = time.monotonic() - sent
-        assert stopped < 6.0, f"the app took {stopped:.1f} s to stop"
-        with Store(running.store_path) as store:
-            outcomes = [record.outcome for record in store.records()]
-        assert sorted(outcomes) == ["abandoned", "abandoned"]
+    stops the app within a few seconds, and both games are stored as abandoned. (This stops
+    the module's silent app: keep it last.)"""
+    running, fake = silent_app
+    searching, waiting = _client(running), _client(running)
+    asked = len(fake.requests)
+    jobs = [waiting.submit("tic_tac_toe", "compat/silent-model", "second", PLAYER, False, "",
+                           api_name="/new_game")]
+    deadline = time.monotonic() + 30
+    while len(fake.requests) == asked and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(fake.requests) > asked, "the model was never asked"
+    jobs.append(searching.submit("hive", "mcts:100000:10s", "second", PLAYER, False, "",
+                                 api_name="/new_game"))
+    time.sleep(2.0)
+    for job in jobs:
+        assert not job.done(), job.result()
+    sent = time.monotonic()
+    os.kill(running.pid, signal.SIGTERM)
+    while _alive(running.pid) and time.monotonic() - sent < 30:
+        time.sleep(0.05)
+    stopped = time.monotonic() - sent
+    assert stopped < 6.0, f"the app took {stopped:.1f} s to stop"
+    with Store(running.store_path) as store:
+        outcomes = {record.game: record.outcome for record in store.records()
+                    if record.end_reason == "the server stopped"}
+    assert outcomes == {"hive": "abandoned", "tic_tac_toe": "abandoned"}

@@ -593,6 +593,6 @@ def test_the_status_counts_down_an_agents_time_limit(person):
     progress = session.advance(poll=0.01)
     next(progress)
     assert agent.started.wait(5)
-    assert session.status() == "Random is thinking… 0 s (30 s left of the time limit)"
+    assert session.status() == "Random is thinking… 0 s (at most 30 s more)"
     agent.release.set()
     list(progress)

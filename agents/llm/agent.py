@@ -73,7 +73,7 @@ class LLMAgent:
         self._last_answer = ""
         self._keys = keys
         self._deadline: float | None = None
-        self._deciding = False
+        self._caller: Caller | None = None
 
     # --- the Agent protocol ------------------------------------------------------------
 
@@ -88,11 +88,10 @@ class LLMAgent:
         deadline = self._deadline
         if started >= deadline:
             return self._out_of_time()
-        self._deciding = True
         try:
             return self._decide(view, started, deadline)
         finally:
-            self._deciding = False
+            self._caller = None
 
     def _decide(self, view: SeatView, started: float, deadline: float) -> Decision:
         image, image_note = self._image(view)
@@ -101,11 +100,12 @@ class LLMAgent:
             "entity": self.entity, "mode": self.reasoning, "structured": self.structured,
             "retry": len(self._retry), "image": image is not None,
             "streams": modes.planned_streams(self.reasoning),
-            "seconds_left": round(deadline - started, 3)}))
+            "seconds_left": round(deadline - started, 3)}))  # of the move's time limit
+        self._caller = Caller(self.chat, self.budget, seat=view.seat, emit=self._emit,
+                              rng=self._rng, cancelled=self._cancelled, deadline=deadline,
+                              keys=self._keys())
         ask = modes.Ask(
-            caller=Caller(self.chat, self.budget, seat=view.seat, emit=self._emit,
-                          rng=self._rng, cancelled=self._cancelled, deadline=deadline,
-                          keys=self._keys()),
+            caller=self._caller,
             view=view, where=where, structured=self.structured, image=image,
             retry=tuple(self._retry), max_tokens=self.opponent.max_tokens,
             temperature=self.opponent.temperature,
@@ -134,8 +134,11 @@ class LLMAgent:
 
     @property
     def deadline(self) -> float | None:
-        """When the decision in progress must end (``time.monotonic``); None when idle."""
-        return self._deadline if self._deciding else None
+        """When the decision in progress ends at the latest (``time.monotonic``): its time
+        limit, or sooner while the provider has sent nothing (the first-token timeout);
+        None when the seat is not deciding."""
+        caller = self._caller
+        return None if caller is None else caller.gives_up_at()
 
     def cancel(self) -> None:
         """Stop thinking: a stream in flight is closed within a tenth of a second (a

@@ -109,9 +109,19 @@ class Caller:
         self.cancelled = cancelled
         self.deadline = time.monotonic() + budget.turn_seconds if deadline is None else deadline
         self.redactor = Redactor(keys)
+        self._watches: set[_Watch] = set()
+        self._watches_lock = threading.Lock()
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
+
+    def gives_up_at(self) -> float:
+        """When this decision ends at the latest (``time.monotonic``): its deadline, or
+        sooner while every request in flight is still silent (their first-token timeout)."""
+        with self._watches_lock:
+            silent = [w.quiet_until for w in self._watches if not w.heard]
+            waiting = bool(self._watches) and len(silent) == len(self._watches)
+        return min(self.deadline, max(silent)) if waiting else self.deadline
 
     def call(self, request: ChatRequest, *, purpose: str, stream: str, index: int
              ) -> CallRecord:
@@ -168,6 +178,8 @@ class Caller:
 
         timeout = max(0.05, min(self.budget.request_timeout, self.budget.first_token_seconds,
                                 self.remaining()))
+        with self._watches_lock:
+            self._watches.add(watch)
         try:
             return self.chat.stream(request, on_token=on_token, timeout=timeout,
                                     keep_going=keep_going, on_open=watch.opened)
@@ -183,6 +195,8 @@ class Caller:
             raise watch.ended(why) from None
         finally:
             watch.stop()
+            with self._watches_lock:
+                self._watches.discard(watch)
             for channel, cleaner in cleaners.items():
                 self._shown(cleaner, channel, None, stream, index)
 
@@ -316,7 +330,7 @@ class _Watch:
     def fault(self) -> ProviderFault:
         seconds = self.caller.budget.first_token_seconds
         return ProviderFault("timeout", f"the provider sent no text for {seconds:g} s "
-                             "(first-token timeout); not tried again", retryable=False)
+                             "(first-token timeout)", retryable=False)
 
     def _due(self) -> str | None:
         if self.caller.cancelled.is_set():

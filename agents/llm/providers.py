@@ -103,7 +103,12 @@ def build_agent(spec: AgentSpec, game: GameSpec, params: dict[str, object], seed
     provider, model = spec.provider or "", spec.model or ""
     modes = canonical_modes(provider, model, spec.modes, opponents=opponents)
     entry = opponents.find(provider, model)
-    budget = budget or Budget()
+    if budget is None:
+        budget = Budget()
+        if entry.first_token_seconds is not None:  # a model that thinks before it writes
+            wait = entry.first_token_seconds
+            budget = Budget(first_token_seconds=wait,
+                            request_timeout=max(budget.request_timeout, wait))
     env = os.environ if env is None else env
     chat = _chat(entry, api_key=api_key, client=client, budget=budget, servers=servers,
                  env=env)

@@ -6,7 +6,8 @@ a one-call mode, each SC-CoT sample, each ToT thought, vote and move — with th
 and answer text as it arrives, the provider faults and retries as they happen, what the
 legal-action adapter read, the votes, a live timer, and the tokens, latency and estimated
 cost of every move and of the session (from the record, so page and record agree), and how
-long the seat still has before its time limit (``seconds_left``).
+long a thinking seat may still take at most (``seconds_left``: its time limit, or its
+first-token timeout while its provider has sent nothing), as the status line says it.
 :mod:`sessions.web.llm_panel_html` draws it.
 
 What the person may see follows the game's rules, in :meth:`Panel.view`, for the page and
@@ -69,8 +70,6 @@ class Thought:
     started: float
     seat_moves: int
     """How many moves the seat had in the record when it began (its turn's key)."""
-    limit: float | None = None
-    """Seconds the decision had left when this attempt began (its time limit)."""
     panes: dict[int, Pane] = field(default_factory=dict)
     votes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     ended: float | None = None
@@ -103,11 +102,9 @@ class Panel:
             self.version += 1
             if event.kind == "start":
                 self._notes.pop(event.seat, None)
-                left = event.data.get("seconds_left")
                 self._thoughts.append(Thought(
                     event.seat, str(event.data.get("mode", "")), int(event.data.get("retry", 0)),
-                    now, self._moves_of(event.seat),
-                    limit=None if left is None else float(left)))
+                    now, self._moves_of(event.seat)))
                 del self._thoughts[:-MAX_TURNS]
                 return
             thought = self._latest(event.seat)
@@ -248,9 +245,8 @@ def _turn_view(session: PlaySession, seat: int, thoughts: list[Thought], now: fl
     last = thoughts[-1]
     end = last.ended if last.ended is not None else now
     thinking = last.ended is None and not session.over
-    left = None
-    if thinking and last.limit is not None:
-        left = round(max(0.0, last.started + last.limit - now), 1)
+    deadline = session.agents.deadline((seat,)) if thinking else None
+    left = None if deadline is None else round(max(0.0, deadline - time.monotonic()), 1)
     return {
         "seat": seat, "name": session.seat_name(seat), "latest": latest,
         "mode": last.mode, "seconds": round(end - thoughts[0].started, 1),

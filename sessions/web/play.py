@@ -229,7 +229,7 @@ class PlaySession:
             deadline = self.agents.deadline(busy)
             if deadline is None:
                 return thinking
-            return f"{thinking} ({max(0.0, deadline - now):.0f} s left of the time limit)"
+            return f"{thinking} (at most {max(0.0, deadline - now):.0f} s more)"
         if self.your_turn:
             return "Your turn."
         waiting = self.match.to_move()
