@@ -22,8 +22,10 @@ from sessions.match import Match
 from sessions.record import SeatRecord
 
 
-def replies(game_id: str, matches: int, per_match: int) -> tuple[list[float], collections.Counter]:
+def replies(game_id: str, matches: int, per_match: int
+            ) -> tuple[list[float], collections.Counter, list[int]]:
     times: list[float] = []
+    sims: list[int] = []
     how: collections.Counter = collections.Counter()
     for seed in range(matches):
         seats = [SeatRecord(kind="mcts", spec="mcts", entity="mcts:1000:2s"),
@@ -39,13 +41,14 @@ def replies(game_id: str, matches: int, per_match: int) -> tuple[list[float], co
                 start = time.perf_counter()
                 decision = agent.act(view)
                 times.append(time.perf_counter() - start)
-                how[str(decision.meta["simulations"])] += 1
+                how[f"{decision.meta['stopped']}"] += 1
+                sims.append(decision.meta["simulations"])
                 match.submit(seat, decision.proposal)
                 played += 1
             else:
                 move = view.legal[int(rng.integers(len(view.legal)))]
                 match.submit(seat, ActionId(action=move.action))
-    return times, how
+    return times, how, sims
 
 
 def main() -> None:
@@ -54,11 +57,12 @@ def main() -> None:
     parser.add_argument("--replies", type=int, default=25, help="MCTS replies per match")
     args = parser.parse_args()
     for game_id in ("hive", "santorini"):
-        times, how = replies(game_id, args.matches, args.replies)
+        times, how, sims = replies(game_id, args.matches, args.replies)
         p95 = percentile(times, 95)
         print(f"{game_id:<10} {len(times):>3} replies  mean {statistics.mean(times):.3f} s  "
               f"p95 {p95:.3f} s  max {max(times):.3f} s  "
-              f"(searches: {', '.join(f'{k} x{v}' for k, v in sorted(how.items()))})")
+              f"simulations median {statistics.median(sims):.0f} max {max(sims)}  "
+              f"(stopped by: {', '.join(f'{k} x{v}' for k, v in sorted(how.items()))})")
 
 
 if __name__ == "__main__":
