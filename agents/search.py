@@ -4,7 +4,10 @@ MCTS searches the true state, so it is offered only for games of complete inform
 IS-MCTS searches worlds sampled from what its seat knows: it rebuilds every history that
 matches the seat's information states along the way (chance outcomes weighted by their
 probabilities, hidden opponent moves uniformly) and samples from those, so the opponent's
-real hidden cards never enter the search.
+real hidden cards never enter the search. Games with too many such histories to list (Air,
+Land & Sea deals 12 of 18 cards every battle) sample their own worlds instead: their state
+implements OpenSpiel's ``resample_from_infostate`` in Python, dealing the cards the seat
+cannot see at random into the places it cannot see.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from agents.naming import DEFAULT_SECONDS, GTBENCH_SIMULATIONS
 from games.actions import ActionId
 
 MAX_WORLDS = 200_000
+SAMPLED_WORLDS = 3
+"""Worlds :func:`consistent_worlds` draws for a game that samples its own (a spread for the
+tests that check views are the same in every world; the agent draws one per simulation)."""
 
 
 class MCTSAgent:
@@ -184,17 +190,24 @@ class ISMCTSAgent:
 
     def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
         start = time.perf_counter()
-        worlds, weights = consistent_worlds(view.state, view.seat)
+        if samples_own_worlds(view.state):
+            def sample(state: pyspiel.State, player: int) -> pyspiel.State:
+                return state.resample_from_infostate(player, self._random.random_sample)
 
-        def sample(_state: pyspiel.State, _player: int) -> pyspiel.State:
-            return worlds[self._random.choice(len(worlds), p=weights)].clone()
+            count: int | str = "sampled"
+        else:
+            worlds, weights = consistent_worlds(view.state, view.seat)
 
+            def sample(state: pyspiel.State, player: int) -> pyspiel.State:
+                return worlds[self._random.choice(len(worlds), p=weights)].clone()
+
+            count = len(worlds)
         self._bot.set_resampler(sample)
         action = int(self._bot.step(sample(view.state, view.seat)))
         return Decision(
             ActionId(action=action), raw=view.label(action),
             seconds=time.perf_counter() - start,
-            meta={"simulations": self._bot.simulations_run, "worlds": len(worlds)},
+            meta={"simulations": self._bot.simulations_run, "worlds": count},
         )
 
 
@@ -204,12 +217,24 @@ def _information(state: pyspiel.State, player: int) -> str | None:
     return state.information_state_string(player)
 
 
+def samples_own_worlds(state: pyspiel.State) -> bool:
+    """The game's state implements ``resample_from_infostate`` (in Python)."""
+    return type(state).resample_from_infostate is not pyspiel.State.resample_from_infostate
+
+
 def consistent_worlds(state: pyspiel.State, player: int) -> tuple[list[pyspiel.State], np.ndarray]:
     """Every state ``player`` cannot tell apart from ``state``, with its probability.
 
     Built only from the player's own information states along the history (what a player with
     perfect recall remembers) and the history's length; the hidden parts are re-enumerated.
+    A game that samples its own worlds gives :data:`SAMPLED_WORLDS` of them instead (drawn
+    with a fixed seed, equally likely).
     """
+    if samples_own_worlds(state):
+        rng = np.random.default_rng(len(state.history()))
+        worlds = [state.resample_from_infostate(player, rng.random)
+                  for _ in range(SAMPLED_WORLDS)]
+        return worlds, np.full(SAMPLED_WORLDS, 1.0 / SAMPLED_WORLDS)
     game = state.get_game()
     remembered: list[str | None] = []
     prefix = game.new_initial_state()
