@@ -150,12 +150,19 @@ class _PythonMCTS(py_mcts.MCTSBot):
 
 
 class _TimedISMCTS(ismcts.ISMCTSBot):
-    """OpenSpiel's Python IS-MCTS with a wall-clock cap on the search loop."""
+    """OpenSpiel's Python IS-MCTS with a wall-clock cap on the search loop.
+
+    The cap counts from ``started`` (when the reply began, set by the agent) and keeps
+    :data:`_MARGIN` back for the simulation running when it strikes."""
+
+    _MARGIN = 0.05
+    """An Air, Land & Sea simulation (a random game to the end of the war) takes ~5 ms."""
 
     def __init__(self, *args: object, seconds: float, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self._seconds = seconds
         self.simulations_run = 0
+        self.started: float | None = None
 
     def run_search(self, state: pyspiel.State) -> list[tuple[int, float]]:
         self.reset()
@@ -163,7 +170,8 @@ class _TimedISMCTS(ismcts.ISMCTSBot):
         if len(legal) == 1:
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
-        deadline = time.perf_counter() + self._seconds if self._seconds > 0 else None
+        start = time.perf_counter() if self.started is None else self.started
+        deadline = start + self._seconds - self._MARGIN if self._seconds > 0 else None
         self.simulations_run = 0
         for _ in range(self._max_simulations):
             if deadline is not None and self.simulations_run and time.perf_counter() > deadline:
@@ -203,6 +211,7 @@ class ISMCTSAgent:
 
             count = len(worlds)
         self._bot.set_resampler(sample)
+        self._bot.started = start
         action = int(self._bot.step(sample(view.state, view.seat)))
         return Decision(
             ActionId(action=action), raw=view.label(action),

@@ -373,8 +373,9 @@ class AirLandSeaState(pyspiel.State):
         returned to a hand) are treated as unseen."""
         world: AirLandSeaState = self.clone()
         slots = world._unseen_slots(player_id)
-        cards = [world._slot_card(slot) for slot in slots]
-        flags = [(world.face_up[c], world.known[0][c], world.known[1][c]) for c in cards]
+        flags = [(world.face_up[c], world.known[0][c], world.known[1][c])
+                 for c in map(world._slot_card, slots)]  # what each place tells, not the card
+        cards = sorted(map(world._slot_card, slots))  # the real places never reach the draw
         for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates with the caller's sampler
             j = min(int(probability_sampler() * (i + 1)), i)
             cards[i], cards[j] = cards[j], cards[i]

@@ -48,13 +48,13 @@ MARGIN, COLUMN, GAP = 12, 224, 12
 CARD_W, FULL, STRIP = 212, 92, 28
 INFO = (44, 74)
 OPPONENT = (74, 100)
-THEIR_AREA = (102, 300)
-BOARDS = (304, 368)
-OUR_AREA = (372, 570)
-ZONES = (574, 606)
-DECIDE = (610, 652)
-HAND = (658, 848)
-LOG = (852, 896)
+THEIR_AREA = (102, 292)
+BOARDS = (296, 362)
+OUR_AREA = (366, 556)
+ZONES = (560, 602)
+DECIDE = (606, 652)
+HAND = (656, 852)
+LOG = (856, 900)
 HAND_W = 108
 
 TYPE_COLOURS: tuple[d.Colour, d.Colour, d.Colour] = ((104, 112, 124), (74, 128, 62),
@@ -127,20 +127,27 @@ BUTTONS: dict[str, Box] = {
 }
 
 
+Seen = tuple[tuple[tuple[int | None, ...], ...], ...]
+"""[seat][theater]: the cards of each stack as a seat knows them (None: a face-down card it
+cannot identify), bottom to top."""
+
+
 @functools.lru_cache(maxsize=64)
-def _layout(seat: int, order: tuple[int, ...], sides: tuple[tuple[tuple[TableCard, ...], ...], ...],
-            hand: tuple[int, ...]) -> tuple[tuple[Box, str], ...]:
-    """The click targets of one seat's image (cached: images and hit-tests share them)."""
+def layout(seat: int, order: tuple[int, ...], stacks: Seen,
+           hand: tuple[int, ...]) -> tuple[tuple[Box, str], ...]:
+    """The click targets of ``seat``'s image with their boxes, from what the seat sees: the
+    row ``order``, the ``stacks`` and its ``hand`` (with a card Reinforce drew last). A
+    person's test reads these off the text view."""
     spots: list[tuple[Box, str]] = []
     for owner in (0, 1):
         ours = owner == seat
         for theater in range(3):
-            cards = sides[owner][theater]
+            cards = stacks[owner][theater]
             boxes = _stack_boxes(len(cards), _column_x(theater, order),
                                  OUR_AREA if ours else THEIR_AREA, ours=ours)
             for i, (box, card) in enumerate(zip(_visible(boxes, ours=ours), cards, strict=True)):
-                if card.card is not None:
-                    spots.append((box, CARDS[card.card].name))
+                if card is not None:
+                    spots.append((box, CARDS[card].name))
                 elif i == len(cards) - 1:
                     spots.append((box, f"{SEATS[owner]}'s face-down card ({THEATERS[theater]})"))
     for slot, held in enumerate(hand):
@@ -162,7 +169,9 @@ def spots(state: pyspiel.State, seat: int) -> tuple[tuple[Box, str], ...]:
     """Every click target of ``seat``'s image with its box."""
     assert isinstance(state, AirLandSeaState)
     table = seat_table(state, seat)
-    return _layout(seat, table.order, table.sides, tuple(_hand_cards(table)))
+    stacks = tuple(tuple(tuple(card.card for card in side) for side in sides)
+                   for sides in table.sides)
+    return layout(seat, table.order, stacks, tuple(_hand_cards(table)))
 
 
 def centres(state: pyspiel.State, seat: int) -> dict[str, tuple[float, float]]:
@@ -275,7 +284,7 @@ def _table_card(canvas: d.Canvas, box: Box, card: TableCard, owner: int, *,
         tag = ("face-down " + CARDS[card.card].name) if card.card is not None else "face-down"
         canvas.text((x0 + 10, sum(strip) / 2), str(card.strength), size=19, bold=True,
                     fill=(255, 255, 255), anchor="lm")
-        canvas.text((x0 + 34, sum(strip) / 2), canvas.fit(tag, CARD_W - 44, size=13), size=13,
+        canvas.text((x0 + 34, sum(strip) / 2), canvas.fit(tag, CARD_W - 44, size=14), size=14,
                     fill=BACK_INK, anchor="lm")
         if not covered:
             mid = (y0 + 26 + y1) / 2 if strip_at_top else (y0 + y1 - 26) / 2
@@ -291,8 +300,8 @@ def _table_card(canvas: d.Canvas, box: Box, card: TableCard, owner: int, *,
                 fill=(255, 255, 255), anchor="lm")
     kind = {"instant": "⚡", "ongoing": "∞"}.get(face.kind, "")
     canvas.text((x0 + 32, sum(strip) / 2), canvas.fit(f"{face.name} {kind}".strip(), 150,
-                                                      size=13, bold=True),
-                size=13, bold=True, fill=(255, 255, 255), anchor="lm")
+                                                      size=14, bold=True),
+                size=14, bold=True, fill=(255, 255, 255), anchor="lm")
     if card.strength != face.strength:
         canvas.text((x1 - 8, sum(strip) / 2), f"={card.strength}", size=13, bold=True,
                     fill=(255, 236, 150), anchor="rm")
@@ -347,7 +356,7 @@ def _boards(canvas: d.Canvas, table: SeatTable, layout: dict[str, Box],
             strength = table.strengths[seat][theater]
             leads = winner == seat
             canvas.circle((x0 + 16, y), 6, fill=d.PLAYER[seat])
-            canvas.text((x0 + 28, y), f"{strength}" + ("  controls" if leads else ""), size=13,
+            canvas.text((x0 + 28, y), f"{strength}" + ("  controls" if leads else ""), size=15,
                         bold=leads, fill=(255, 255, 255), anchor="lm")
         if table.order.index(theater) < 2:
             canvas.text((x1 + GAP / 2, (y0 + y1) / 2), "↔", size=12, fill=d.MUTED, anchor="mm")
@@ -365,16 +374,16 @@ def _zones(canvas: d.Canvas, table: SeatTable, layout: dict[str, Box],
             canvas.rect(box, fill=d.TARGET if lit else (246, 244, 238),
                         outline=d.TARGET if lit else d.RULE, width=1.5, radius=6)
             words = ("▲ face-up" if face_up else "▼ face-down")
-            canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), words, size=13,
+            canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), words, size=15,
                         bold=lit, fill=(255, 255, 255) if lit else d.MUTED, anchor="mm")
 
 
 def _decide(canvas: d.Canvas, table: SeatTable, can_withdraw: bool, can_skip: bool,
             marks: dict[str, d.Colour]) -> None:
     _wrapped(canvas, decision(table), (MARGIN, DECIDE[0] + 2, BUTTONS["withdraw"][0] - 10,
-                                       DECIDE[1]), size=13)
+                                       DECIDE[1]), size=14)
     give = ""
-    if table.first >= 0:
+    if table.first >= 0 and not table.over:
         role = 0 if table.first == table.seat else 1
         give = f"{SEATS[1 - table.seat]} +{withdrawal_points(role, len(table.hand))} VP"
     for name, on, words, below in (("withdraw", can_withdraw, "Withdraw", give),
@@ -408,11 +417,11 @@ def _hand(canvas: d.Canvas, table: SeatTable, layout: dict[str, Box],
                     fill=(255, 255, 255), anchor="lm")
         canvas.text((x1 - 8, y0 + 18), THEATERS[face.theater], size=12, bold=True,
                     fill=(255, 255, 255), anchor="rm")
-        _wrapped(canvas, face.name, (x0 + 7, y0 + 39, x1 - 6, y0 + 72), size=13)
+        _wrapped(canvas, face.name, (x0 + 7, y0 + 39, x1 - 6, y0 + 74), size=14)
         if face.kind:
             kind = "⚡ Instant" if face.kind == "instant" else "∞ Ongoing"
-            canvas.text((x0 + 7, y0 + 74), kind, size=11, bold=True, fill=d.MUTED)
-            _wrapped(canvas, face.text, (x0 + 7, y0 + 90, x1 - 5, y1 - 4), size=11)
+            canvas.text((x0 + 7, y0 + 77), kind, size=11, bold=True, fill=d.MUTED)
+            _wrapped(canvas, face.text, (x0 + 7, y0 + 93, x1 - 5, y1 - 4), size=11)
         if card == table.drawn:
             canvas.rect((x0 + 6, y1 - 24, x1 - 6, y1 - 6), fill=d.GOLD, radius=5)
             canvas.text(((x0 + x1) / 2, y1 - 15), "drawn: play it", size=11, bold=True,

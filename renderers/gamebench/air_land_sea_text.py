@@ -25,10 +25,6 @@ RECENT = 12
 """Events of earlier battles are summed up; this many of the current one are listed."""
 
 
-def seat_label(seat: int) -> str:
-    return SEATS[seat]
-
-
 def text(state: pyspiel.State, seat: int) -> str:
     assert isinstance(state, AirLandSeaState)
     table = seat_table(state, seat)
