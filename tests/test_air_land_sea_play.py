@@ -62,9 +62,9 @@ def test_a_selected_card_lights_where_it_may_go(person):
     image = session.screen().image
     lit = drawing.TARGET
     for target in session.targets:
-        x0, y0, _, y1 = next(box for box, spot in view.spots(state, session.human)
+        x0, y0, x1, _ = next(box for box, spot in view.spots(state, session.human)
                              if spot == target)
-        assert image.getpixel((int(x0) + 4, int((y0 + y1) / 2))) == lit, target
+        assert image.getpixel((int((x0 + x1) / 2), int(y0) + 5)) == lit, target
     assert _click(session, name) == "Selection cleared."
 
 
