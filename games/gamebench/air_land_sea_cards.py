@@ -8,12 +8,15 @@ its own (moves name cards). Card ids are 0-5 Air, 6-11 Land, 12-17 Sea, by stren
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Literal
 
 AIR, LAND, SEA = 0, 1, 2
 THEATERS = ("Air", "Land", "Sea")
 """Theater (and card type) names by id; the row order on the table is chosen by chance."""
+ORDERS = tuple(itertools.permutations(range(3)))
+"""The six rows of theaters, left to right (the chance outcomes of the first battle's row)."""
 SEATS = ("Red", "Blue")
 """How labels and texts name the two seats (the 1st/2nd Player roles alternate per battle)."""
 HAND_SIZE = 6

@@ -2,7 +2,7 @@
 
 Everything a seat is shown — its information state, its observation, the renderer's image
 and text, the labels of its moves — is built from :func:`seat_table`, which reads a card's
-identity only where that seat knows it (``AirLandSeaState.known``): its own cards, face-up
+identity only where that seat knows it (``Battle.known``): its own cards, face-up
 cards, and face-down cards it saw face-up before. The other hand is a count; an unknown
 face-down card is just "a face-down card".
 """
@@ -10,22 +10,21 @@ face-down card is just "a face-down card".
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyspiel
 
+from games.gamebench.air_land_sea_battle import Battle
 from games.gamebench.air_land_sea_cards import (
     CARDS,
     DISRUPT,
     MANEUVERS,
+    ORDERS,
     SEATS,
     THEATERS,
     decode,
 )
-
-if TYPE_CHECKING:
-    from games.gamebench.air_land_sea_rules import AirLandSeaState
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ class SeatTable:
         return self.phase in ("commander", "order", "deal", "draw")
 
 
-def seat_table(state: AirLandSeaState, seat: int) -> SeatTable:
+def seat_table(state: Battle, seat: int) -> SeatTable:
     """What ``seat`` knows now (see the module docstring)."""
     known = state.known[seat]
     sides = tuple(
@@ -118,7 +117,7 @@ def seat_table(state: AirLandSeaState, seat: int) -> SeatTable:
     )
 
 
-def ability_theater(state: AirLandSeaState) -> int:
+def ability_theater(state: Battle) -> int:
     """The theater of the card whose ability is resolving (where it was when triggered, if
     it has left the table since)."""
     assert state.ability is not None
@@ -143,10 +142,10 @@ class SeatObserver:
         self.tensor = np.array([], np.float32)
         self.dict: dict[str, Any] = {}
 
-    def set_from(self, state: AirLandSeaState, player: int) -> None:
+    def set_from(self, state: Battle, player: int) -> None:
         """No tensor to fill."""
 
-    def string_from(self, state: AirLandSeaState, player: int) -> str:
+    def string_from(self, state: Battle, player: int) -> str:
         return table_string(seat_table(state, player), history=self.history)
 
 
@@ -187,7 +186,7 @@ def decision(table: SeatTable) -> str:
 
 # --- labels and click targets ------------------------------------------------------------
 
-def card_target(state: AirLandSeaState, seat: int, owner: int, theater: int, index: int) -> str:
+def card_target(state: Battle, seat: int, owner: int, theater: int, index: int) -> str:
     """The click target (and the name in labels) of a table card, as ``seat`` knows it."""
     card = state.stacks[owner][theater][index]
     if state.face_up[card] or state.known[seat][card]:
@@ -200,7 +199,7 @@ def zone(theater: int, face_up: bool) -> str:
     return f"{THEATERS[theater]} {'face-up' if face_up else 'face-down'}"
 
 
-def action_label(state: AirLandSeaState, player: int, action: int) -> str:
+def action_label(state: Battle, player: int, action: int) -> str:
     """The label of ``action`` for ``player`` (chance outcomes for chance)."""
     if player == pyspiel.PlayerId.CHANCE:
         return _chance_label(state, action)
@@ -235,7 +234,7 @@ def action_label(state: AirLandSeaState, player: int, action: int) -> str:
     return f"skip {CARDS[ability[1]].name}" if ability is not None else "skip"
 
 
-def click_path(state: AirLandSeaState, player: int, action: int) -> tuple[str, ...]:
+def click_path(state: Battle, player: int, action: int) -> tuple[str, ...]:
     """What a person clicks: a hand card then where it goes (``Land face-down``); a table card
     to flip or return; a table card then the theater it moves to; a button."""
     move = decode(action)
@@ -251,9 +250,7 @@ def click_path(state: AirLandSeaState, player: int, action: int) -> tuple[str, .
     return ("withdraw",) if move.kind == "withdraw" else ("skip",)
 
 
-def _chance_label(state: AirLandSeaState, outcome: int) -> str:
-    from games.gamebench.air_land_sea_rules import ORDERS
-
+def _chance_label(state: Battle, outcome: int) -> str:
     if state.phase == "commander":
         return f"{SEATS[outcome]} holds the 1st Player Supreme Commander"
     if state.phase == "order":

@@ -41,21 +41,32 @@ from games.gamebench.air_land_sea_view import (
     zone,
 )
 from renderers import drawing as d
+from renderers.gamebench.air_land_sea_layout import (
+    BUTTONS,
+    CARD_W,
+    DECIDE,
+    GAP,
+    HAND,
+    HEIGHT,
+    INFO,
+    LOG,
+    MARGIN,
+    OPPONENT,
+    OUR_AREA,
+    THEIR_AREA,
+    WIDTH,
+    Box,
+    board_box,
+    column_x,
+    hand_cards,
+    spots,
+    stack_boxes,
+)
+from renderers.gamebench.air_land_sea_layout import Seen as Seen  # the renderer's contract:
+from renderers.gamebench.air_land_sea_layout import centres as centres  # clicks by target,
+from renderers.gamebench.air_land_sea_layout import hit_test as hit_test  # target by pixel,
+from renderers.gamebench.air_land_sea_layout import layout as layout  # targets by what is seen
 from renderers.gamebench.air_land_sea_text import text  # noqa: F401  (the text view)
-
-WIDTH, HEIGHT = 720, 900
-MARGIN, COLUMN, GAP = 12, 224, 12
-CARD_W, FULL, STRIP = 212, 92, 28
-INFO = (44, 74)
-OPPONENT = (74, 100)
-THEIR_AREA = (102, 292)
-BOARDS = (296, 362)
-OUR_AREA = (366, 556)
-ZONES = (560, 602)
-DECIDE = (606, 652)
-HAND = (656, 852)
-LOG = (856, 900)
-HAND_W = 108
 
 TYPE_COLOURS: tuple[d.Colour, d.Colour, d.Colour] = ((104, 112, 124), (74, 128, 62),
                                                      (38, 104, 160))
@@ -65,130 +76,6 @@ PALE: d.Colour = (236, 233, 226)
 BUTTON: d.Colour = (52, 58, 64)
 OFF: d.Colour = (190, 194, 199)
 
-Box = d.Box
-
-
-def _column_x(theater: int, order: Sequence[int]) -> float:
-    """The left edge of a theater's column (by its place in the row)."""
-    return MARGIN + (order or (0, 1, 2)).index(theater) * (COLUMN + GAP)
-
-
-def _stack_boxes(count: int, x: float, area: tuple[int, int], *, ours: bool) -> list[Box]:
-    """Card boxes of a stack, bottom card first: ours cascade down from the board, theirs up."""
-    if not count:
-        return []
-    room = area[1] - area[0]
-    step = STRIP if count == 1 else min(STRIP, (room - FULL) / (count - 1))
-    left = x + (COLUMN - CARD_W) / 2
-    boxes = []
-    for i in range(count):
-        if ours:
-            top = area[0] + i * step
-        else:
-            top = area[1] - FULL - i * step
-        boxes.append((left, top, left + CARD_W, top + FULL))
-    return boxes
-
-
-def _visible(boxes: list[Box], *, ours: bool) -> list[Box]:
-    """The part of each card not covered by the next one (the whole top card)."""
-    shown = []
-    for i, (x0, y0, x1, y1) in enumerate(boxes):
-        if i == len(boxes) - 1:
-            shown.append((x0, y0, x1, y1))
-        elif ours:
-            shown.append((x0, y0, x1, boxes[i + 1][1]))
-        else:
-            shown.append((x0, boxes[i + 1][3], x1, y1))
-    return shown
-
-
-def _hand_box(slot: int) -> Box:
-    step = (WIDTH - 2 * MARGIN - HAND_W) / 5
-    x = MARGIN + slot * step
-    return (x, HAND[0], x + HAND_W, HAND[1])
-
-
-def _zone_box(order: Sequence[int], theater: int, face_up: bool) -> Box:
-    x = _column_x(theater, order)
-    half = COLUMN / 2
-    x0 = x if face_up else x + half
-    return (x0 + 3, ZONES[0], x0 + half - 3, ZONES[1])
-
-
-def _board_box(order: Sequence[int], theater: int) -> Box:
-    x = _column_x(theater, order)
-    return (x, BOARDS[0], x + COLUMN, BOARDS[1])
-
-
-BUTTONS: dict[str, Box] = {
-    "withdraw": (WIDTH - MARGIN - 220, DECIDE[0] + 2, WIDTH - MARGIN - 110, DECIDE[1] - 2),
-    "skip": (WIDTH - MARGIN - 102, DECIDE[0] + 2, WIDTH - MARGIN, DECIDE[1] - 2),
-}
-
-
-Seen = tuple[tuple[tuple[int | None, ...], ...], ...]
-"""[seat][theater]: the cards of each stack as a seat knows them (None: a face-down card it
-cannot identify), bottom to top."""
-
-
-@functools.lru_cache(maxsize=64)
-def layout(seat: int, order: tuple[int, ...], stacks: Seen,
-           hand: tuple[int, ...]) -> tuple[tuple[Box, str], ...]:
-    """The click targets of ``seat``'s image with their boxes, from what the seat sees: the
-    row ``order``, the ``stacks`` and its ``hand`` (with a card Reinforce drew last). A
-    person's test reads these off the text view."""
-    spots: list[tuple[Box, str]] = []
-    for owner in (0, 1):
-        ours = owner == seat
-        for theater in range(3):
-            cards = stacks[owner][theater]
-            boxes = _stack_boxes(len(cards), _column_x(theater, order),
-                                 OUR_AREA if ours else THEIR_AREA, ours=ours)
-            for i, (box, card) in enumerate(zip(_visible(boxes, ours=ours), cards, strict=True)):
-                if card is not None:
-                    spots.append((box, CARDS[card].name))
-                elif i == len(cards) - 1:
-                    spots.append((box, f"{SEATS[owner]}'s face-down card ({THEATERS[theater]})"))
-    for slot, held in enumerate(hand):
-        spots.append((_hand_box(slot), CARDS[held].name))
-    if order:
-        for theater in range(3):
-            spots.append((_board_box(order, theater), THEATERS[theater]))
-            for face_up in (True, False):
-                spots.append((_zone_box(order, theater, face_up), zone(theater, face_up)))
-    spots += [(box, name) for name, box in BUTTONS.items()]
-    return tuple(spots)
-
-
-def _hand_cards(table: SeatTable) -> list[int]:
-    return list(table.hand) + ([table.drawn] if table.drawn is not None else [])
-
-
-def spots(state: pyspiel.State, seat: int) -> tuple[tuple[Box, str], ...]:
-    """Every click target of ``seat``'s image with its box."""
-    assert isinstance(state, AirLandSeaState)
-    table = seat_table(state, seat)
-    stacks = tuple(tuple(tuple(card.card for card in side) for side in sides)
-                   for sides in table.sides)
-    return layout(seat, table.order, stacks, tuple(_hand_cards(table)))
-
-
-def centres(state: pyspiel.State, seat: int) -> dict[str, tuple[float, float]]:
-    """Every target and the pixel at its centre: the inverse of :func:`hit_test`."""
-    return {name: ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, name in spots(state, seat)}
-
-
-def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
-             selection: tuple[str, ...] = ()) -> str | None:
-    """The card, place, board or button at pixel (x, y), or None."""
-    for (x0, y0, x1, y1), name in spots(state, seat):
-        if x0 <= x < x1 and y0 <= y < y1:
-            return name
-    return None
-
-
-# --- the image ---------------------------------------------------------------------------------
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
           targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
@@ -210,12 +97,12 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
         marks[name] = d.TARGET
     for name in last or ():
         marks.setdefault(name, d.LAST)
-    layout = {name: box for box, name in spots(state, seat)}
-    _stacks(canvas, table, layout, marks)
-    _boards(canvas, table, layout, marks)
-    _zones(canvas, table, layout, marks)
+    boxes = {name: box for box, name in spots(state, seat)}
+    _stacks(canvas, table, marks)
+    _boards(canvas, table, marks)
+    _zones(canvas, table, boxes, marks)
     _decide(canvas, table, WITHDRAW in legal, SKIP in legal, marks)
-    _hand(canvas, table, layout, marks)
+    _hand(canvas, table, boxes, marks)
     _log(canvas, table)
     return canvas.finish()
 
@@ -258,15 +145,14 @@ def _opponent(canvas: d.Canvas, table: SeatTable) -> None:
     canvas.text((WIDTH - MARGIN, y), " · ".join(notes), size=13, anchor="rm", fill=d.MUTED)
 
 
-def _stacks(canvas: d.Canvas, table: SeatTable, layout: dict[str, Box],
-            marks: dict[str, d.Colour]) -> None:
+def _stacks(canvas: d.Canvas, table: SeatTable, marks: dict[str, d.Colour]) -> None:
     for owner in (0, 1):
         ours = owner == table.seat
         for theater in range(3):
             cards = table.sides[owner][theater]
-            boxes = _stack_boxes(len(cards), _column_x(theater, table.order),
-                                 OUR_AREA if ours else THEIR_AREA, ours=ours)
-            for i, (box, card) in enumerate(zip(boxes, cards, strict=True)):
+            drawn = stack_boxes(len(cards), column_x(theater, table.order),
+                                OUR_AREA if ours else THEIR_AREA, ours=ours)
+            for i, (box, card) in enumerate(zip(drawn, cards, strict=True)):
                 name = (CARDS[card.card].name if card.card is not None
                         else f"{SEATS[owner]}'s face-down card ({THEATERS[theater]})")
                 _table_card(canvas, box, card, owner, strip_at_top=ours,
@@ -339,13 +225,12 @@ def _wrap(words: str, width: float, size: int) -> tuple[str, ...]:
     return tuple(lines + ([line] if line else []))
 
 
-def _boards(canvas: d.Canvas, table: SeatTable, layout: dict[str, Box],
-            marks: dict[str, d.Colour]) -> None:
+def _boards(canvas: d.Canvas, table: SeatTable, marks: dict[str, d.Colour]) -> None:
     if not table.order:
         return
     other = 1 - table.seat
     for theater in range(3):
-        x0, y0, x1, y1 = _board_box(table.order, theater)
+        x0, y0, x1, y1 = board_box(table.order, theater)
         mark = marks.get(THEATERS[theater])
         canvas.rect((x0, y0, x1, y1), fill=TYPE_COLOURS[theater],
                     outline=mark or (30, 30, 30), width=4 if mark else 1, radius=8)
@@ -362,14 +247,14 @@ def _boards(canvas: d.Canvas, table: SeatTable, layout: dict[str, Box],
             canvas.text((x1 + GAP / 2, (y0 + y1) / 2), "↔", size=12, fill=d.MUTED, anchor="mm")
 
 
-def _zones(canvas: d.Canvas, table: SeatTable, layout: dict[str, Box],
+def _zones(canvas: d.Canvas, table: SeatTable, boxes: dict[str, Box],
            marks: dict[str, d.Colour]) -> None:
     if not table.order:
         return
     for theater in range(3):
         for face_up in (True, False):
             name = zone(theater, face_up)
-            box = layout[name]
+            box = boxes[name]
             lit = marks.get(name) == d.TARGET
             canvas.rect(box, fill=d.TARGET if lit else (246, 244, 238),
                         outline=d.TARGET if lit else d.RULE, width=1.5, radius=6)
@@ -399,15 +284,15 @@ def _decide(canvas: d.Canvas, table: SeatTable, can_withdraw: bool, can_skip: bo
                         anchor="mm")
 
 
-def _hand(canvas: d.Canvas, table: SeatTable, layout: dict[str, Box],
+def _hand(canvas: d.Canvas, table: SeatTable, boxes: dict[str, Box],
           marks: dict[str, d.Colour]) -> None:
-    cards = _hand_cards(table)
+    cards = hand_cards(table)
     if not cards:
         canvas.text((WIDTH / 2, sum(HAND) / 2), "Your hand is empty.", size=15,
                     fill=d.MUTED, anchor="mm")
     for card in cards:
         face = CARDS[card]
-        box = layout[face.name]
+        box = boxes[face.name]
         x0, y0, x1, y1 = box
         mark = marks.get(face.name)
         canvas.rect(box, fill=d.CARD, outline=mark or (60, 60, 60), width=4 if mark else 1.5,
