@@ -80,6 +80,8 @@ class CallRecord:
     seconds: float = 0.0
     label: str | None = None
     rejected: str | None = None
+    top_logprobs: list[tuple[str, float]] = field(default_factory=list)
+    """The first token's top log-probabilities, when the request asked for them."""
 
     def to_dict(self) -> dict[str, Any]:
         """The call as recorded: texts past the longest the adapter reads are cut, with
@@ -259,6 +261,7 @@ class Caller:
         record.text = self.redactor.text(completion.text)
         record.reasoning = self.redactor.text(completion.reasoning)
         record.finish = completion.finish
+        record.top_logprobs = list(completion.top_logprobs)
         if completion.finish == "length":
             record.failure = "truncated"
             record.failure_detail = (f"the answer was cut off at the {request.max_tokens}-token "
