@@ -83,7 +83,7 @@ def step_and_wait(game: WatchSession, moves: int) -> None:
 
 
 def test_a_watched_game_plays_to_the_end_is_stored_and_rated_and_listed_live(store):
-    game = WatchSession("tic_tac_toe", ["mcts:50:0s", "random"], seed=3, delay=0.0,
+    game = WatchSession("tic_tac_toe", ["mcts:50:1s", "random"], seed=3, delay=0.0,
                         store=store)
     assert game.status() == "Ready: press Start." and LIVE.get(game.id) is None
     game.start()
@@ -93,7 +93,7 @@ def test_a_watched_game_plays_to_the_end_is_stored_and_rated_and_listed_live(sto
     assert stored.outcome == "normal" and stored.tags == ["watch"]
     assert game.status().startswith("Game over: ")
     [result] = results_from_store(store).results
-    assert result.entities == ("mcts:50:0s", "random") and result.tags == ("watch",)
+    assert result.entities == ("mcts:50:1s", "random") and result.tags == ("watch",)
 
 
 def test_pause_step_and_resume(store):
@@ -164,6 +164,8 @@ def test_bad_setups_are_refused_with_what_to_do(monkeypatch):
         WatchSession("chess", ["random", "random"])
     with pytest.raises(ValueError, match="mcts would see hidden information"):
         WatchSession("kuhn_poker", ["mcts", "random"])
+    with pytest.raises(ValueError, match="outside the limits for play here"):
+        WatchSession("nim", ["mcts:1000:0s", "random"])
     monkeypatch.setattr(watch, "MAX_RUNNING", 1)
     agents: list[Slow] = []
     first = WatchSession("nim", ["random", "random"], build_agent=slow_builder(30.0, agents))

@@ -19,6 +19,7 @@ from typing import Protocol
 from games.registry import GameSpec
 from sessions.match import Match
 from sessions.record import MatchRecord
+from sessions.seats import AgentSeats
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 """What a game id (a record id) looks like; anything else in a link is refused unread."""
@@ -29,6 +30,7 @@ class LiveGame(Protocol):
 
     spec: GameSpec
     match: Match
+    agents: AgentSeats
 
     @property
     def id(self) -> str: ...

@@ -43,6 +43,7 @@ from typing import Any
 
 from agents.llm import Choice, load_opponents
 from agents.llm.usage import cost
+from agents.naming import check_limits
 from agents.specs import SpecError, agents_for, check_fits, parse_spec
 from games import registry
 from sessions.record import MatchRecord
@@ -154,6 +155,7 @@ def _pairing(item: Any, index: int, fail: Callable[[str, str], ShowcaseError]) -
         try:
             agent = parse_spec(text)
             check_fits(agent, spec)
+            check_limits(agent)
         except SpecError as err:
             raise fail(f"{where}.seats", str(err)) from None
         if agent.kind == "human":

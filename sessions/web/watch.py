@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from agents.base import Agent, Decision, SeatView
+from agents.naming import check_limits
 from agents.specs import make_agent, parse_spec, seat_seed
 from games import registry
 from renderers import seat_label
@@ -69,6 +70,8 @@ class WatchSession:
         specs = [parse_spec(text) for text in seats]
         if any(spec.kind == "human" for spec in specs):
             raise WatchError("the Watch tab seats agents only: play on the Play tab")
+        for spec in specs:
+            check_limits(spec)  # the page's search limits (SpecError says them)
         self.seed = secrets.randbelow(2**31) if seed is None else seed
         self.params = dict(params or {})
         records = [SeatRecord(kind=s.kind, spec=s.text, entity=s.entity, settings=s.settings())
@@ -297,6 +300,11 @@ class _Gate:
         cancel = getattr(self.agent, "cancel", None)
         if callable(cancel):
             cancel()
+
+    @property
+    def deadline(self) -> float | None:
+        """The agent's own time limit for the move it thinks about (an LLM seat's)."""
+        return getattr(self.agent, "deadline", None)
 
 
 _RUNNING: set[WatchSession] = set()
