@@ -24,8 +24,9 @@ from agents.llm import local_servers
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
-from sessions.web.tabs import api, consent, history, leaderboard, play, serving
+from sessions.web.tabs import api, consent, history, leaderboard, play, serving, watch
 from sessions.web.tabs.site import OPEN
+from sessions.web.watch import HOSTS
 
 
 def build_app() -> gr.Blocks:
@@ -40,6 +41,7 @@ def build_app() -> gr.Blocks:
         consent_box, consent_about = consent.build_consent(profile)
         with gr.Tab("Play"):
             game, about, rules, opponent, text = play.build_play(profile, session, keyring)
+        watching = watch.build_watch(keyring)
         history.build_history(profile)
         leaderboard.build_leaderboard()
         api.build_api(session, keyring)
@@ -47,6 +49,7 @@ def build_app() -> gr.Blocks:
                  api_visibility="private")
         app.load(play.choose_game, game, [about, rules, opponent, text],
                  api_visibility="private")
+        watch.wire_load(app, watching)  # ?watch=<id> links and the showcase
         app.unload(_closed)
     return app
 
@@ -58,6 +61,7 @@ def _expire(session: PlaySession | None) -> None:
 
 def _closed(request: gr.Request) -> None:
     OPEN.close(request.session_hash or "")
+    HOSTS.close(request.session_hash or "")
     llm_page.forget_keys(request.session_hash or "")
 
 

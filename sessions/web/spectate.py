@@ -25,6 +25,7 @@ Renderers are not changed for this: every board drawn is one seat's own view.
 
 from __future__ import annotations
 
+import html
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -36,7 +37,7 @@ from PIL import Image
 from games.registry import GameSpec
 from renderers import image_view, seat_label, text_view
 from sessions.record import CHANCE, MatchRecord, replay
-from sessions.web import llm_page, replays
+from sessions.web import llm_page, llm_panel_html, replays
 from sessions.web.live import LiveGame
 from sessions.web.watch import result_text
 
@@ -176,6 +177,31 @@ def one_seat(panel: dict[str, Any], seat: int) -> dict[str, Any]:
             "session": {k: v for k, v in panel["session"].items() if k == str(seat)}}
 
 
+def panels_html(seen: Spectated) -> str:
+    """Every language-model seat's panel side by side, each under its seat's name (every
+    model word escaped by :func:`~sessions.web.llm_panel_html.render`)."""
+    if not seen.panels:
+        return ""
+    blocks = [f"<div class='watch-panel'><div class='watch-panel-name'>"
+              f"{html.escape(seen.names[seat])}</div>{llm_panel_html.render(panel)}</div>"
+              for seat, panel in sorted(seen.panels.items())]
+    return f"<div class='watch-panels'>{''.join(blocks)}</div>"
+
+
+PANELS_CSS = llm_panel_html.CSS + """
+.watch-panels { display: grid; gap: 0.8em; grid-template-columns: repeat(auto-fit, minmax(18em, 1fr)); }
+.watch-panel-name { font-weight: 600; margin-bottom: 0.2em; }
+"""
+"""Styles for :func:`panels_html` (the panel's own and the grid of seats)."""
+
+
+def changed(game: LiveGame) -> tuple[Any, ...]:
+    """What a spectator's page compares to know whether to redraw (cheap to compute)."""
+    panel = llm_page.panel_of(game)
+    return (len(game.record.moves), game.record.outcome, getattr(game, "changes", 0),
+            panel.version if panel is not None else 0, game.thinking)
+
+
 # --- boards and moves, drawn once per move and view -----------------------------------------
 
 _FRAMES: OrderedDict[tuple[Any, ...], tuple[list[Board], list[str]]] = OrderedDict()
@@ -194,7 +220,7 @@ def _frame(game: LiveGame, view: str) -> tuple[list[Board], list[str]]:
     state = game.match.state
     seats = _board_seats(game, view)
     over = game.over
-    boards = [Board(s, _caption(game, s, view, names), image_view(
+    boards = [Board(s, f"As {names[s]} sees it", image_view(
         game.spec.id, state, s, last=_last_path(record, game.spec, _shown(game, s, over))),
         text_view(game.spec.id, state, s)) for s in seats]
     moves = move_lines(record, game.spec, _shown_to(view, over), names.__getitem__)
@@ -215,12 +241,6 @@ def _board_seats(game: LiveGame, view: str) -> list[int]:
     if view == ALL or game.over:
         return list(range(count))
     return []
-
-
-def _caption(game: LiveGame, seat: int, view: str, names: tuple[str, ...]) -> str:
-    if public_board(game.spec) and not view.startswith("seat:"):
-        return "The board"
-    return f"As {names[seat]} sees it"
 
 
 def _shown_to(view: str, over: bool) -> Callable[[int, GameSpec], bool]:

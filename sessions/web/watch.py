@@ -33,9 +33,10 @@ from sessions.record import MatchRecord, SeatRecord
 from sessions.seats import AgentSeats
 from sessions.store import Store
 from sessions.usage import session_usage
+from sessions.web.blind import ready_models
 from sessions.web.live import LIVE
 from sessions.web.play import TABLE_POLICY, AgentBuilder
-from sessions.web.players import opponent_label
+from sessions.web.players import opponent_label, opponents_for
 
 DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
 """The speeds the Watch tab offers: the least time between two moves, in seconds."""
@@ -305,6 +306,52 @@ class _Gate:
     def deadline(self) -> float | None:
         """The agent's own time limit for the move it thinks about (an LLM seat's)."""
         return getattr(self.agent, "deadline", None)
+
+
+class Hosts:
+    """The watched game each browser tab started, by browser session id: closing the tab
+    stops its game (agents, and model calls that cost money, do not play on unwatched)."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, WatchSession] = {}
+        self._lock = threading.Lock()
+
+    def attach(self, browser: str, game: WatchSession) -> None:
+        """``game`` is this tab's now; the one it replaces is stopped."""
+        with self._lock:
+            previous = self._games.get(browser)
+            self._games[browser] = game
+        if previous is not None and previous is not game:
+            previous.stop("a new game was started")
+
+    def close(self, browser: str, reason: str = "the tab that started it was closed") -> None:
+        with self._lock:
+            game = self._games.pop(browser, None)
+        if game is not None:
+            game.stop(reason)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+HOSTS = Hosts()
+
+
+def seat_agents(spec: registry.GameSpec) -> list[tuple[str, str]]:
+    """(label, spec) of every agent that can sit at ``spec``'s table on the Watch tab."""
+    return [(o.label, o.spec) for o in opponents_for(spec) if o.status != "unavailable"]
+
+
+def default_seats(spec: registry.GameSpec, players: int) -> list[str]:
+    """A first pairing to offer: a ready language model in the first seat when there is one,
+    the classic agents that fit in the others, in turn."""
+    options = opponents_for(spec)
+    classic = [o.spec for o in options if not o.llm] or ["random"]
+    ready = [c.spec for c in ready_models()]
+    seats = [classic[i % len(classic)] for i in range(players)]
+    if ready:
+        seats[0] = ready[0]
+    return seats
 
 
 _RUNNING: set[WatchSession] = set()
