@@ -111,6 +111,12 @@ class Request:
                 moves = found.group(1).splitlines()
         if moves:
             return moves
+        for text in self.texts():  # a move in the seat's own words: its example
+            found = re.search(r"own words, written as .*\(for example: (.+)\)$", text, re.M)
+            if found:
+                moves = [found.group(1)]
+        if moves:
+            return moves
         enum = (self.schema or {}).get("properties", {}).get("move", {}).get("enum")
         if enum:
             return list(enum)

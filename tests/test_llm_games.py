@@ -114,7 +114,7 @@ def test_llm_against_llm_on_every_game(fake, game):
     defaults = registry.get(game).params()
     params = {name: value for name, value in (("num_players", 3), ("num_rounds", 2))
               if name in defaults} if "num_players" in defaults else None
-    seats = (params or {}).get("num_players", 2)
+    seats = (params or {}).get("num_players", registry.get(game).load().num_players())
     record = play(game, [models[i % 2] for i in range(seats)], params=params)
     assert record.outcome == "normal", record.end_reason
     assert replay(record).is_terminal()

@@ -88,6 +88,9 @@ class Position:
     context: str
     labels: tuple[str, ...]
     own_format: bool = False
+    free_form: str | None = None
+    """Games played by talking: the form of the moves in the seat's own words (a clue, a
+    question), when some legal move takes words; the answer is then free text."""
 
 
 _OWN_FORMAT = {
@@ -110,13 +113,23 @@ def position(view: SeatView, *, image: bool) -> Position:
     if own is not None:
         context = f"# {spec.title}\n\n{own(view.state, view.seat).strip()}{seen}"
         return Position(SYSTEM_OWN.format(title=spec.title), context, labels, own_format=True)
+    worded = [move for move in view.legal if move.says]
+    form = spec.grammar.free_text
+    listed = [move.label for move in view.legal if not move.says]
+    moves = ""
+    if listed:
+        moves = ("You may play exactly one of these moves, written as shown (one per line):\n"
+                 + "\n".join(listed))
+    if worded and form is not None:  # the canned words are only an example
+        moves += ("\n\nOr " if listed else "") + (
+            f"{'a' if listed else 'A'} move in your own words, written as {form.hint} (for "
+            f"example: {worded[0].label})")
     context = (
         f"# {spec.title}\n\n## Rules\n{spec.rules_for_llm.strip()}\n\n"
-        f"## Your view of the game\n{view.text.strip()}{seen}\n\n"
-        f"## Legal moves\nYou may play exactly one of these moves, written as shown (one per "
-        f"line):\n" + "\n".join(labels)
+        f"## Your view of the game\n{view.text.strip()}{seen}\n\n## Legal moves\n{moves}"
     )
-    return Position(SYSTEM.format(title=spec.title), context, labels)
+    return Position(SYSTEM.format(title=spec.title), context, labels,
+                    free_form=form.hint if worded and form is not None else None)
 
 
 def instruction(reasoning: str, structured: bool, where: Position | None = None) -> str:
@@ -163,11 +176,14 @@ def read_vote(text: str, count: int) -> int | None:
     return choice - 1 if 1 <= choice <= count else None
 
 
-def answer_schema(labels: tuple[str, ...], *, thinking: bool) -> dict[str, Any]:
-    """A JSON schema whose ``move`` must be one of the legal labels (``thinking`` first)."""
+def answer_schema(labels: tuple[str, ...], *, thinking: bool,
+                  free: bool = False) -> dict[str, Any]:
+    """A JSON schema whose ``move`` must be one of the legal labels (``thinking`` first);
+    any text when ``free`` (a move in the seat's own words, checked by the adapter)."""
     properties: dict[str, Any] = {}
     if thinking:
         properties["thinking"] = {"type": "string"}
-    properties["move"] = {"type": "string", "enum": list(labels)}
+    properties["move"] = {"type": "string"} if free else {"type": "string",
+                                                          "enum": list(labels)}
     return {"type": "object", "properties": properties, "required": list(properties),
             "additionalProperties": False}
