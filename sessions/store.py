@@ -20,7 +20,9 @@ from typing import Any
 from sessions.record import MatchRecord
 
 APPLICATION_ID = 0x4C474152  # "LGAR"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: seats carry their team (team games rate opposing seats pairwise). A version-1 store
+is upgraded in place when opened (its seats had no teams)."""
 DEFAULT_FILE = "arena.sqlite3"
 
 _SCHEMA = """
@@ -41,6 +43,7 @@ CREATE TABLE seats (
     player_id TEXT,
     score REAL,
     return REAL,
+    team TEXT,
     PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX matches_game ON matches(game, ended_at);
@@ -87,6 +90,11 @@ class Store:
                 f"(application_id {app_id}); refusing to write to it"
             )
         version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 1:  # before teams: every seat played for itself
+            with db:
+                db.execute("ALTER TABLE seats ADD COLUMN team TEXT")
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            version = SCHEMA_VERSION
         if version != SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} has store schema {version}; this version reads schema "
@@ -114,7 +122,7 @@ class Store:
         rows = [
             (record.id, seat, info.kind, info.entity, info.player_id,
              record.scores[seat] if record.scores else None,
-             record.returns[seat] if record.returns else None)
+             record.returns[seat] if record.returns else None, info.team)
             for seat, info in enumerate(record.seats)
         ]
         with self._lock, self._db:
@@ -124,7 +132,7 @@ class Store:
                 (record.id, record.game, record.outcome, int(record.research_use),
                  record.started_at, record.ended_at, record.to_json()),
             )
-            self._db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            self._db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -187,22 +195,22 @@ class Store:
 
     def results(self) -> list[dict[str, Any]]:
         """Every stored session's result without its moves, oldest first: id, game, outcome,
-        research_use, ended_at and seats [{kind, entity, player_id, score, return}].
+        research_use, ended_at and seats [{kind, entity, player_id, score, return, team}].
 
         What ratings need, read from the seats table instead of parsing whole records.
         """
         rows = self._query(
             "SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, s.seat, s.kind, "
-            "s.entity, s.player_id, s.score, s.return FROM matches m "
+            "s.entity, s.player_id, s.score, s.return, s.team FROM matches m "
             "JOIN seats s ON s.match_id = m.id ORDER BY m.ended_at, m.id, s.seat", ())
         out: list[dict[str, Any]] = []
-        for match_id, game, outcome, research, ended_at, _, kind, entity, player, score, ret \
-                in rows:
+        for match_id, game, outcome, research, ended_at, _, kind, entity, player, score, ret, \
+                team in rows:
             if not out or out[-1]["id"] != match_id:
                 out.append({"id": match_id, "game": game, "outcome": outcome,
                             "research_use": bool(research), "ended_at": ended_at, "seats": []})
             out[-1]["seats"].append({"kind": kind, "entity": entity, "player_id": player,
-                                     "score": score, "return": ret})
+                                     "score": score, "return": ret, "team": team})
         return out
 
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:

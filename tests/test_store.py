@@ -44,7 +44,7 @@ def test_the_store_runs_in_wal_mode_with_a_schema_version(tmp_path):
     Store(path).close()
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
     db.close()
 
 
