@@ -11,6 +11,7 @@ from __future__ import annotations
 import pyspiel
 from PIL import Image
 
+from games import talk as talk_
 from games.gamebench import codenames as cn
 from games.gamebench.codenames import (
     ASSASSIN,
@@ -42,6 +43,17 @@ TEAM_COLOUR = {0: SOLID[RED], 1: SOLID[BLUE]}
 
 def seat_label(seat: int) -> str:
     return SEAT_NAMES[seat]
+
+
+def talk(state: pyspiel.State, seat: int) -> list[talk_.Utterance]:
+    """What ``seat`` heard: every clue, in order (all clues are public)."""
+    assert isinstance(state, CodenamesState)
+    return talk_.heard(state.talk, seat)
+
+
+def teams_known(state: pyspiel.State, seat: int) -> list[str | None]:
+    """Every seat's team as ``seat`` knows it: in Codenames all teams are public."""
+    return [cn.TEAMS[s // 2] for s in range(4)]
 
 
 def is_spymaster(seat: int) -> bool:

@@ -53,6 +53,7 @@ from sessions.seats import AgentSeats
 from sessions.store import Store
 from sessions.usage import session_usage
 from sessions.web import gama_screen
+from sessions.web import talk as talk_panel
 from sessions.web.clicks import Selection
 from sessions.web.players import SEAT_CHOICES, Person, opponent_label
 
@@ -95,6 +96,8 @@ class Screen:
     reasoning: str
     table: gama_screen.TableScreen | None = None
     """GAMA-Bench's games: the seats, the decision input, the results and the scores."""
+    talk: talk_panel.TalkScreen | None = None
+    """Games played by talking: the seats and teams, what was said, the person's words."""
 
 
 # --- the session ----------------------------------------------------------------------------
@@ -270,10 +273,12 @@ class PlaySession:
                 menu = legal if len(legal) > MAX_BUTTONS else []
             else:
                 buttons, menu = [m.label for m in self._board_buttons()], []
+            talk = talk_panel.talk_screen(self) if talk_panel.is_talk(self.spec.id) else None
             return Screen(image=self.image() if image else None, status=self.status(),
                           notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
                           text=self.text(), over=self.over, your_turn=self.your_turn,
-                          thinking=self._thinking, reasoning=self.reasoning(), table=table)
+                          thinking=self._thinking, reasoning=self.reasoning(), table=table,
+                          talk=talk)
 
     def snapshot(self) -> dict[str, Any]:
         """The session as plain data (the API's answer)."""
@@ -290,6 +295,8 @@ class PlaySession:
             }
             if gama_screen.is_table(self.spec.id):
                 data.update(gama_screen.table_screen(self).to_dict())
+            if talk_panel.is_talk(self.spec.id):
+                data.update(talk_panel.talk_screen(self).to_dict())
             return data
 
     # --- the person's input -----------------------------------------------------------------

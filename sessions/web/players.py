@@ -168,12 +168,14 @@ def new_player_id() -> str:
 # --- the page's menus and the browser's profile ---------------------------------------------
 
 GROUPS = ("Board games", "Cards, dice and bids", "Chance and repeated games",
-          "GAMA-Bench")
+          "Word and social games", "GAMA-Bench")
 
 
 def game_group(game: GameSpec) -> str:
     """Which menu group a game is listed under."""
     if game.benchmark == "GAMA-Bench":
+        return GROUPS[4]
+    if game.grammar.free_text is not None:
         return GROUPS[3]
     if game.board == "grid":
         return GROUPS[0]
