@@ -264,7 +264,7 @@ class PlaySession:
 
     def screen(self, *, image: bool = True) -> Screen:
         with self._lock:
-            legal = [m.label for m in self.legal()]
+            legal = [m.label for m in self.legal() if not m.says]  # words: the talk box
             table = gama_screen.table_screen(self) if gama_screen.is_table(self.spec.id) else None
             if table is not None and table.control.kind == "number":
                 buttons, menu = [], []  # a number field instead
