@@ -35,6 +35,14 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
     return None
 
 
+def seat_type(state: pyspiel.State, seat: int) -> str:
+    """The part a seat plays now: its character, or ``answering`` a question."""
+    assert isinstance(state, ayt.TraitorState)
+    if state.asked == seat:
+        return "answering"
+    return state.character_name(seat) if len(state.characters) > seat else "dealing"
+
+
 def _height(players: int) -> int:
     rows = (players + 1) // 2
     return HEADER_HEIGHT + 52 + rows * (CARD_H + GAP) + 40

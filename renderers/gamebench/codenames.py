@@ -56,6 +56,11 @@ def teams_known(state: pyspiel.State, seat: int) -> list[str | None]:
     return [cn.TEAMS[s // 2] for s in range(4)]
 
 
+def seat_type(state: pyspiel.State, seat: int) -> str:
+    """The part a seat plays (golden prompts cover each)."""
+    return "spymaster" if is_spymaster(seat) else "operative"
+
+
 def is_spymaster(seat: int) -> bool:
     return seat % 2 == 0
 
