@@ -72,6 +72,11 @@ class Utterance:
     def heard_by(self, seat: int) -> bool:
         return self.audience is None or seat in self.audience
 
+    @property
+    def private(self) -> bool:
+        """Between two seats only (a card shown to one player)."""
+        return self.audience is not None and len(self.audience) <= 2
+
 
 def apply(state: pyspiel.State, action: int, text: str | None = None) -> None:
     """Apply ``action`` with its words (None: a move without words, or the canned ones)."""

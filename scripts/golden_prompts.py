@@ -85,9 +85,14 @@ def seat_type_views(spec: GameSpec, games: int = 12) -> list[tuple[str, SeatView
     if kind is None:
         return []
     found: dict[str, SeatView] = {}
-    for seed in range(SEED, SEED + games):
-        players = spec.load().num_players()
-        match = Match(spec.id, [SeatRecord("random", "random", "random")] * players, seed=seed)
+    variants = [spec.params()]
+    if "num_players" in spec.default_params:  # an odd count too (Two Rooms' Gambler)
+        variants.append(spec.params({"num_players": int(spec.default_params["num_players"])
+                                     + 1}))
+    for seed, params in ((s, p) for p in variants for s in range(SEED, SEED + games)):
+        players = spec.load(params).num_players()
+        match = Match(spec.id, [SeatRecord("random", "random", "random")] * players, seed=seed,
+                      params=params)
         agents = [make_agent("random", spec, match.record.params, seed=seed + p)
                   for p in range(players)]
         while not match.over:

@@ -120,7 +120,7 @@ def talk_screen(session: PlaySession) -> TalkScreen:
              known[s] or "", s == seat, s in speaking)
         for s, info in enumerate(session.record.seats))
     lines = tuple(Line(seats[u.speaker].name if u.speaker >= 0 else "table", u.kind, u.text,
-                       u.speaker == seat, u.audience is not None) for u in heard)
+                       u.speaker == seat, u.private) for u in heard)
     form = spec.grammar.free_text
     hint = form.hint if form is not None else ""
     words = [m for m in session.legal() if m.says]
