@@ -84,7 +84,8 @@ def test_a_spymaster_gives_clues_until_the_game_ends(page, app):
     while not _over(page):
         words.fill(f"clue: {CLUES[turns % len(CLUES)]} 2")
         page.locator("#talk-say").click()
-        _expect()(log).to_contain_text(f"You clue: {CLUES[turns % len(CLUES)].upper()} 2")
+        _expect()(log).to_contain_text(
+            f"Red spymaster (you) clue: {CLUES[turns % len(CLUES)].upper()} 2")
         if turns == 0:
             _expect()(page.locator("#talk-seats .speaking")).to_contain_text("Red operative")
             _shot(page, "play-codenames-spymaster")
@@ -125,3 +126,93 @@ def test_an_operative_on_a_phone_clicks_cards_until_the_game_ends(page, app, vie
         assert card < 80
     _shot(page, "play-codenames-over-phone")
     assert "Game over" in page.locator("#status").inner_text()
+
+
+def _open_table(tab, game: str, seat: str, players: int | None = None) -> None:
+    _choose(tab, "game", f"Word and social games › {game}")
+    _expect()(tab.locator("#start-talk")).to_be_visible()
+    if players is not None:
+        tab.locator("#talk-players input").fill(str(players))
+        tab.locator("#talk-players input").press("Tab")
+        _expect()(tab.locator(f"#talk-agent-{players - 2}")).to_be_visible()
+    _choose(tab, "talk-seat", seat)
+    tab.locator("#start-talk").click()
+    _expect()(tab.locator("#talk-seats")).to_contain_text(f"{seat}: you")
+    tab.get_by_text("Board as text").click()
+    _wait_turn(tab)
+
+
+def _button(tab, name: str):
+    return tab.get_by_role("button", name=name, exact=True)
+
+
+def _say(tab, words: str) -> None:
+    box = tab.locator("#talk-text textarea")
+    box.fill(words)
+    tab.locator("#talk-say").click()
+
+
+def _then_wait(tab, act) -> None:
+    """Do ``act`` (a move), wait until the move list shows it, then for the next turn."""
+    moves = tab.locator("#moves textarea")
+    before = moves.input_value()
+    act()
+    _expect()(moves).not_to_have_value(before, timeout=60_000)
+    _wait_turn(tab)
+
+
+def test_are_you_the_traitor_to_the_end(page, app):
+    _open_table(page, "Are You the Traitor?", "player 1", players=6)
+    notice, log = page.locator("#notice"), page.locator("#talk-log")
+    asked = shot = False
+    for _ in range(200):
+        if _over(page):
+            break
+        view = page.locator("#board-text textarea").input_value()
+        if "Your turn: answer" in view:
+            _then_wait(page, lambda: _say(page, "answer: I <i>guard</i> the key."))
+            _expect()(log).to_contain_text("I <i>guard</i> the key.")
+        elif not asked:
+            _say(page, "ask player 2")  # no question: refused, nothing changes
+            _expect()(notice).to_contain_text("ask player <N>: <question>")
+            _then_wait(page, lambda: _say(page, "ask player 2: Which side are you on?"))
+            _expect()(log).to_contain_text("player 1 (you) asks: (to player 2) Which side are you on?")
+            asked = True
+        else:
+            if not shot:
+                _shot(page, "play-traitor")
+                shot = True
+            _then_wait(page, lambda: _button(page, "pass").click())
+    assert _over(page)
+    assert page.locator("#talk-log i").count() == 0  # words are text, never HTML
+    [record] = [r for r in Store(app.store_path).records()
+                if r.game == "are_you_the_traitor"]
+    assert record.outcome == "normal" and record.seats[0].kind == "human"
+
+
+def test_two_rooms_and_a_boom_to_the_end(page, app):
+    _open_table(page, "Two Rooms and a Boom", "player 1")
+    log = page.locator("#talk-log")
+    said = False
+    for _ in range(200):
+        if _over(page):
+            break
+        for name in ("accept", "bet red"):
+            if _button(page, name).is_visible():
+                _then_wait(page, _button(page, name).click)
+                break
+        else:
+            sends = page.get_by_role("button", name=re.compile(r"^send player \d+$"))
+            if sends.count():
+                _then_wait(page, sends.first.click)
+            elif not said:
+                _then_wait(page, lambda: _say(page, "say: I am blue, share with me"))
+                _expect()(log).to_contain_text("player 1 (you) says: I am blue, share with me")
+                _shot(page, "play-two-rooms")
+                said = True
+            else:
+                _then_wait(page, _button(page, "pass").click)
+    assert _over(page)
+    record = [r for r in Store(app.store_path).records() if r.game == "two_rooms_and_a_boom"]
+    assert record and record[0].outcome == "normal"
+    assert {s.team for s in record[0].seats} == {"red", "blue"}

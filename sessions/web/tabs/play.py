@@ -35,6 +35,7 @@ from sessions.web.tabs.talk import (
     build_talk_setup,
     build_talk_view,
     choose_talk,
+    plain,
     show_talk,
 )
 
@@ -54,7 +55,7 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
     return [
-        gr.update(value=s.image) if image else gr.skip(), f"### {s.status}", s.notice,
+        gr.update(value=s.image) if image else gr.skip(), f"### {s.status}", plain(s.notice),
         "\n".join(s.moves), s.text, *buttons,
         gr.update(choices=s.menu, value=None, visible=bool(s.menu)),
         gr.update(visible=bool(s.menu)),

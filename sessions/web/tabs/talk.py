@@ -18,6 +18,13 @@ from sessions.web import talk
 from sessions.web.talk import MAX_SEATS, TalkScreen
 
 PICKERS = MAX_SEATS - 1
+_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]#|~$"})
+
+
+def plain(text: str) -> str:
+    """``text`` for a Markdown component, shown exactly as written: HTML-escaped (``<N>``
+    stays visible, ``<b>`` stays text) and Markdown's marks backslashed."""
+    return html.escape(text, quote=False).translate(_MARKDOWN)
 
 CSS = """
 #talk-seats .seat { display: inline-block; margin: 2px 4px 2px 0; padding: 3px 8px;
@@ -52,7 +59,7 @@ def _log_html(screen: TalkScreen) -> str:
         return title + '<div class="line empty">Nothing said yet.</div>'
     rows = [title]
     for line in screen.lines:
-        speaker = "You" if line.yours else line.speaker
+        speaker = f"{line.speaker} (you)" if line.yours else line.speaker
         private = " private" if line.private else ""
         tag = " (privately)" if line.private else ""
         rows.append(f'<div class="line{private}"><span class="who">{html.escape(speaker)}'
