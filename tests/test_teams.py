@@ -106,3 +106,26 @@ def test_a_store_of_schema_1_is_upgraded_with_empty_teams(tmp_path):
         assert [s["team"] for s in store.results()[0]["seats"]] == [None, None]
         store.save(_codenames(2, ["random"] * 4))
         assert store.count() == 2
+
+
+def test_the_leaderboard_rates_the_talking_games(tmp_path):
+    """Sessions of the three games (one seat made a consenting person's) reach the
+    Leaderboard's tables: per game and overall."""
+    from sessions.ratings.leaderboard import Filters, Leaderboard
+
+    with Store(tmp_path / "lb.sqlite3") as store:
+        for game, players, params in (("codenames", 4, None),
+                                      ("are_you_the_traitor", 5, None),
+                                      ("two_rooms_and_a_boom", 6, None)):
+            for seed in range(3):
+                record = play_one(game, [parse_spec("random")] * players, seed=seed,
+                                  params=params)
+                team = record.seats[0].team
+                record.seats[0] = SeatRecord("human", "human", "human",
+                                             player_id="anon-lb-0001", team=team)
+                store.save(record)
+        view = Leaderboard(store).view(Filters())
+        assert set(view.report.games) == {"codenames", "are_you_the_traitor",
+                                          "two_rooms_and_a_boom"}
+        assert {r.entity for r in view.report.overall.rows} == {"human", "random"}
+        assert view.overall.rows and "9 game" not in view.summary()
