@@ -11,7 +11,7 @@ from agents.specs import parse_spec
 from games import registry, talk
 from games.actions import MoveError, Text, resolve
 from games.gamebench import are_you_the_traitor as ayt
-from renderers import image_view, png, text_view
+from renderers import image_view, text_view
 from sessions.match import Match
 from sessions.record import MatchRecord, SeatRecord, replay
 from sessions.tournament import play_one
@@ -63,7 +63,7 @@ def test_every_seat_sees_the_same_in_worlds_it_cannot_tell_apart():
     rng = np.random.default_rng(0)
     for players in (4, 5, 6, 8, 10):
         counts = ayt.CHART[players]
-        for _ in range(4):
+        for _ in range(2):
             deal = [c for c, n in enumerate(counts) for _ in range(n)]
             rng.shuffle(deal)
             wizards = [1] * deal.count(W)
@@ -74,13 +74,13 @@ def test_every_seat_sees_the_same_in_worlds_it_cannot_tell_apart():
                 hidden = [s for s in range(players) if s not in known]
                 pairs = [(a, b) for a in hidden for b in hidden
                          if a < b and deal[a] != deal[b]]
-                for a, b in pairs[:3]:
+                for a, b in pairs[:2]:
                     other = list(deal)
                     other[a], other[b] = other[b], other[a]
                     twin = dealt(other, aligned)
                     assert text_view(SPEC.id, state, seat) == text_view(SPEC.id, twin, seat)
-                    assert png(image_view(SPEC.id, state, seat)) == \
-                        png(image_view(SPEC.id, twin, seat))
+                    assert image_view(SPEC.id, state, seat).tobytes() == \
+                        image_view(SPEC.id, twin, seat).tobytes()
 
 
 def test_questions_answers_and_bad_talk():
