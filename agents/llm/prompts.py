@@ -128,7 +128,11 @@ def position(view: SeatView, *, image: bool) -> Position:
         f"# {spec.title}\n\n## Rules\n{spec.rules_for_llm.strip()}\n\n"
         f"## Your view of the game\n{view.text.strip()}{seen}\n\n## Legal moves\n{moves}"
     )
-    return Position(SYSTEM.format(title=spec.title), context, labels,
+    system = SYSTEM.format(title=spec.title)
+    if view.state.num_players() > 2:  # a table (the talking games): teammates and rivals
+        system = system.replace("against an opponent",
+                                f"with {view.state.num_players() - 1} other players")
+    return Position(system, context, labels,
                     free_form=form.hint if worded and form is not None else None)
 
 
