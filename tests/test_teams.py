@@ -129,3 +129,22 @@ def test_the_leaderboard_rates_the_talking_games(tmp_path):
                                           "two_rooms_and_a_boom"}
         assert {r.entity for r in view.report.overall.rows} == {"human", "random"}
         assert view.overall.rows and "9 game" not in view.summary()
+
+
+def test_history_replays_show_a_seat_only_what_it_knew():
+    """A replay frame before the end is the seat's own view (no dealt card of another seat
+    in the move list, the same text the seat saw); the last frame reveals the cards."""
+    from renderers import text_view
+    from sessions.record import replay
+    from sessions.web.replays import boundaries, frame
+
+    for game, players in (("codenames", 4), ("are_you_the_traitor", 5),
+                          ("two_rooms_and_a_boom", 6)):
+        record = play_one(game, [parse_spec("random")] * players, seed=4)
+        points = boundaries(record)
+        for index in (1, len(points) // 2):
+            shown = frame(record, index, seat=1)
+            assert shown.text == text_view(game, replay(record, upto=points[index]), 1)
+            assert not any("dealt" in line or "key: card" in line for line in shown.moves)
+        last = frame(record, -1, seat=1)
+        assert "Game over" in last.text
