@@ -40,11 +40,12 @@ def games() -> None:
     for game_id, words in WORDS.items():
         spec = registry.get(game_id)
         players = spec.load().num_players()
-        whole = _seconds(lambda: play_one(game_id, [parse_spec("random")] * players, seed=1),
-                         5)
+        whole = _seconds(lambda g=game_id, n=players: play_one(
+            g, [parse_spec("random")] * n, seed=1), 5)
         match = Match(game_id, [SeatRecord("random", "random", "random")] * players, seed=2)
         seat, state = match.to_move()[0], match.state
-        read = _seconds(lambda: resolve(spec, state, seat, Text(text=words)), 200)
+        read = _seconds(lambda sp=spec, st=state, se=seat, w=words: resolve(
+            sp, st, se, Text(text=w)), 200)
         print(f"{game_id:24s} random game {whole * 1000:7.1f} ms   read {words!r}: "
               f"{read * 1e6:6.0f} µs")
 
