@@ -36,7 +36,7 @@ def test_a_person_gives_clues_and_bad_words_change_nothing():
     board_word = s.match.state.visible_words()[0]
     for bad, notice in ((f"clue: {board_word} 2", "is the card"),
                         ("clue: sea breeze 2", "one word"),
-                        ("x" * 20_000, "20000 characters"),
+                        ("x" * 20_000, "20,000 characters"),
                         ("clue: wave 12", "not a number 0-9")):
         said = s.play_text(bad)
         assert notice in said and _snapshot(s) == before
