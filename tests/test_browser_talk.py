@@ -40,6 +40,18 @@ def _open(tab, seat: str) -> None:
                                                       timeout=60_000)
 
 
+def _click_card(tab, x: float, y: float) -> None:
+    """Click pixel (x, y) of the board; the image may be swapped for a new one just then
+    (its size reads 0 while it loads): wait for it and try again."""
+    for _ in range(20):
+        try:
+            _click_pixel(tab, x, y)
+            return
+        except ZeroDivisionError:
+            time.sleep(0.1)
+    raise AssertionError("the board image never finished loading")
+
+
 def _stored(running, name: str) -> list:
     deadline = time.monotonic() + 10
     while True:
@@ -119,7 +131,7 @@ def test_an_operative_on_a_phone_clicks_cards_until_the_game_ends(page, app, vie
             shot = True
         x0, y0, x1, y1 = view.card_box(card % cn.CARDS)
         before = page.locator("#moves textarea").input_value()
-        _click_pixel(page, (x0 + x1) / 2, (y0 + y1) / 2)
+        _click_card(page, (x0 + x1) / 2, (y0 + y1) / 2)
         card += 1
         _expect()(page.locator("#notice")).to_contain_text(re.compile("You played|not"))
         _wait_turn(page)
