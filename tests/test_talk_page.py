@@ -70,6 +70,8 @@ def test_an_operative_hears_its_spymaster_and_plays_to_the_end():
         s.run_agents()
     assert s.record.outcome == "normal"
     assert [seat.team for seat in s.record.seats] == ["red", "red", "blue", "blue"]
+    won = s.record.scores[1] == 1.0
+    assert s.result() == f"Game over: your team (red) {'won' if won else 'lost'}."
     assert s.record.seats[1].kind == "human" and s.record.seats[1].entity == "human"
 
 

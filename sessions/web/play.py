@@ -251,6 +251,10 @@ class PlaySession:
         if record.outcome != "normal" or record.scores is None or record.returns is None:
             return ""
         returns = record.returns
+        team = record.seats[self.human].team
+        if team is not None:  # a team game: the team's result (scored against opponents)
+            how = {1.0: "won", 0.0: "lost"}.get(record.scores[self.human], "drew")
+            return f"Game over: your team ({team}) {how}."
         if len(returns) > 2:
             place = 1 + sum(1 for r in returns if r > returns[self.human])
             return (f"Game over: you placed {place} of {len(returns)} (ties share a place), "
