@@ -41,6 +41,13 @@ def test_a_prompt_has_the_four_parts_from_the_seats_view(game):
         return
     assert spec.rules_for_llm.strip() in text  # 2. rules
     assert view.text.strip() in text  # 3. the observation: the seat's view…
+    summary = getattr(renderer(spec.id), "legal_summary", None)
+    if summary is not None:  # hundreds of moves: how to write one, with legal examples
+        labels = [m.label for m in view.legal]
+        assert summary(view.state, view.seat, labels) in text
+        examples = text.split("examples:\n", 1)[1].split("\n\n")[0].splitlines()
+        assert examples and set(examples) <= set(labels)
+        return
     listed = text.split("written as shown (one per line):\n", 1)[1].split("\n\n")[0]
     assert listed.splitlines() == [m.label for m in view.legal]  # …and its legal moves
 

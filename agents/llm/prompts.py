@@ -3,7 +3,8 @@
 GTBench's four parts, in order: a system prompt; the game's rules
 (``GameSpec.rules_for_llm``); the observation — the seat's text view (``SeatView.text``, the
 same view a screen reader gets, so hidden cards never reach it) and the legal moves with
-their labels; and the mode's instruction. Golden snapshots of every prompt live in
+their labels (or, for games with hundreds of them, the renderer's ``legal_summary``); and the
+mode's instruction. Golden snapshots of every prompt live in
 ``tests/golden/prompts`` (regenerate with ``python scripts/golden_prompts.py``).
 """
 
@@ -110,11 +111,13 @@ def position(view: SeatView, *, image: bool) -> Position:
     if own is not None:
         context = f"# {spec.title}\n\n{own(view.state, view.seat).strip()}{seen}"
         return Position(SYSTEM_OWN.format(title=spec.title), context, labels, own_format=True)
+    summary = getattr(renderer(spec.id), "legal_summary", None)
+    moves = (summary(view.state, view.seat, list(labels)) if summary is not None and labels
+             else "You may play exactly one of these moves, written as shown (one per line):\n"
+             + "\n".join(labels))
     context = (
         f"# {spec.title}\n\n## Rules\n{spec.rules_for_llm.strip()}\n\n"
-        f"## Your view of the game\n{view.text.strip()}{seen}\n\n"
-        f"## Legal moves\nYou may play exactly one of these moves, written as shown (one per "
-        f"line):\n" + "\n".join(labels)
+        f"## Your view of the game\n{view.text.strip()}{seen}\n\n## Legal moves\n{moves}"
     )
     return Position(SYSTEM.format(title=spec.title), context, labels)
 
@@ -163,11 +166,18 @@ def read_vote(text: str, count: int) -> int | None:
     return choice - 1 if 1 <= choice <= count else None
 
 
+MAX_ENUM = 200
+"""More legal labels than this (Sea Battle's 512 orders) are not listed in the schema: the
+providers cap the size of an enum; ``move`` is then any string, read by the adapter."""
+
+
 def answer_schema(labels: tuple[str, ...], *, thinking: bool) -> dict[str, Any]:
-    """A JSON schema whose ``move`` must be one of the legal labels (``thinking`` first)."""
+    """A JSON schema whose ``move`` must be one of the legal labels (``thinking`` first), or
+    any string when there are more than :data:`MAX_ENUM` of them."""
     properties: dict[str, Any] = {}
     if thinking:
         properties["thinking"] = {"type": "string"}
-    properties["move"] = {"type": "string", "enum": list(labels)}
+    properties["move"] = ({"type": "string", "enum": list(labels)} if len(labels) <= MAX_ENUM
+                          else {"type": "string"})
     return {"type": "object", "properties": properties, "required": list(properties),
             "additionalProperties": False}
