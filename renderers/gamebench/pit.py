@@ -56,6 +56,11 @@ COLOURS: dict[int, Colour] = {
 OFFER_TAG: Colour = (255, 244, 214)
 
 
+OFF_TARGET = ("Click a count chip in your hand, an offer on the table or a button; or pick a "
+              "move from the list.")
+"""The notice for a click off every target."""
+
+
 def seat_label(seat: int) -> str:
     return seat_name(seat)
 

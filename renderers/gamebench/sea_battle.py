@@ -69,6 +69,10 @@ BUTTON: Colour = (255, 255, 255)
 ARROWS = {"left": "↰", "forward": "↑", "right": "↱", "stay": "■"}
 
 
+OFF_TARGET = "The sea is not a move: give each ship an order with the buttons under it."
+"""The notice for a click off every target (the page's, instead of "click a square")."""
+
+
 def seat_label(seat: int) -> str:
     return TEAMS[seat]
 
