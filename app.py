@@ -21,12 +21,12 @@ import gradio as gr
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
-from sessions.web.tabs import api, consent, history, leaderboard, play
+from sessions.web.tabs import api, consent, history, leaderboard, play, serving
 from sessions.web.tabs.site import OPEN
 
 
 def build_app() -> gr.Blocks:
-    with gr.Blocks(title="LLM Game Arena") as app:
+    with gr.Blocks(title="LLM Game Arena", **serving.BLOCKS) as app:
         profile = gr.BrowserState(
             {"player_id": "", "consent": None, "name": ""}, storage_key="llm-game-arena-profile",
             secret=os.environ.get("ARENA_BROWSER_SECRET", "llm-game-arena"))
@@ -63,8 +63,9 @@ def _stop_on_sigterm(signum: int, frame: Any) -> None:
 
 
 demo = build_app()
-demo.queue(default_concurrency_limit=16)
+serving.lighten_queue()  # before the queue reads its settings (sessions/web/tabs/serving.py)
+demo.queue(**serving.QUEUE)
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    demo.launch(css=play.CSS)  # honours GRADIO_SERVER_NAME / GRADIO_SERVER_PORT
+    demo.launch(css=play.CSS, **serving.LAUNCH)  # honours GRADIO_SERVER_NAME / GRADIO_SERVER_PORT

@@ -4,7 +4,10 @@ MCTS searches the true state, so it is offered only for games of complete inform
 IS-MCTS searches worlds sampled from what its seat knows: it rebuilds every history that
 matches the seat's information states along the way (chance outcomes weighted by their
 probabilities, hidden opponent moves uniformly) and samples from those, so the opponent's
-real hidden cards never enter the search.
+real hidden cards never enter the search. Games with too many such histories to list (Air,
+Land & Sea deals 12 of 18 cards every battle) sample their own worlds instead: their state
+implements OpenSpiel's ``resample_from_infostate`` in Python, dealing the cards the seat
+cannot see at random into the places it cannot see.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from agents.naming import DEFAULT_SECONDS, GTBENCH_SIMULATIONS
 from games.actions import ActionId
 
 MAX_WORLDS = 200_000
+SAMPLED_WORLDS = 3
+"""Worlds :func:`consistent_worlds` draws for a game that samples its own (a spread for the
+tests that check views are the same in every world; the agent draws one per simulation)."""
 
 
 class MCTSAgent:
@@ -144,12 +150,20 @@ class _PythonMCTS(py_mcts.MCTSBot):
 
 
 class _TimedISMCTS(ismcts.ISMCTSBot):
-    """OpenSpiel's Python IS-MCTS with a wall-clock cap on the search loop."""
+    """OpenSpiel's Python IS-MCTS with a wall-clock cap on the search loop.
+
+    The cap counts from ``started`` (when the reply began, set by the agent) and keeps
+    :data:`_MARGIN` back for the simulation running when it strikes."""
+
+    _MARGIN = 0.15
+    """An Air, Land & Sea simulation (a random game to the end of the war) takes ~5 ms, and
+    up to ~100 ms on a loaded machine (as MCTSAgent._MARGIN)."""
 
     def __init__(self, *args: object, seconds: float, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self._seconds = seconds
         self.simulations_run = 0
+        self.started: float | None = None
 
     def run_search(self, state: pyspiel.State) -> list[tuple[int, float]]:
         self.reset()
@@ -157,7 +171,8 @@ class _TimedISMCTS(ismcts.ISMCTSBot):
         if len(legal) == 1:
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
-        deadline = time.perf_counter() + self._seconds if self._seconds > 0 else None
+        start = time.perf_counter() if self.started is None else self.started
+        deadline = start + self._seconds - self._MARGIN if self._seconds > 0 else None
         self.simulations_run = 0
         for _ in range(self._max_simulations):
             if deadline is not None and self.simulations_run and time.perf_counter() > deadline:
@@ -184,17 +199,25 @@ class ISMCTSAgent:
 
     def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
         start = time.perf_counter()
-        worlds, weights = consistent_worlds(view.state, view.seat)
+        if samples_own_worlds(view.state):
+            def sample(state: pyspiel.State, player: int) -> pyspiel.State:
+                return state.resample_from_infostate(player, self._random.random_sample)
 
-        def sample(_state: pyspiel.State, _player: int) -> pyspiel.State:
-            return worlds[self._random.choice(len(worlds), p=weights)].clone()
+            count: int | str = "sampled"
+        else:
+            worlds, weights = consistent_worlds(view.state, view.seat)
 
+            def sample(state: pyspiel.State, player: int) -> pyspiel.State:
+                return worlds[self._random.choice(len(worlds), p=weights)].clone()
+
+            count = len(worlds)
         self._bot.set_resampler(sample)
+        self._bot.started = start
         action = int(self._bot.step(sample(view.state, view.seat)))
         return Decision(
             ActionId(action=action), raw=view.label(action),
             seconds=time.perf_counter() - start,
-            meta={"simulations": self._bot.simulations_run, "worlds": len(worlds)},
+            meta={"simulations": self._bot.simulations_run, "worlds": count},
         )
 
 
@@ -204,12 +227,24 @@ def _information(state: pyspiel.State, player: int) -> str | None:
     return state.information_state_string(player)
 
 
+def samples_own_worlds(state: pyspiel.State) -> bool:
+    """The game's state implements ``resample_from_infostate`` (in Python)."""
+    return type(state).resample_from_infostate is not pyspiel.State.resample_from_infostate
+
+
 def consistent_worlds(state: pyspiel.State, player: int) -> tuple[list[pyspiel.State], np.ndarray]:
     """Every state ``player`` cannot tell apart from ``state``, with its probability.
 
     Built only from the player's own information states along the history (what a player with
     perfect recall remembers) and the history's length; the hidden parts are re-enumerated.
+    A game that samples its own worlds gives :data:`SAMPLED_WORLDS` of them instead (drawn
+    with a fixed seed, equally likely).
     """
+    if samples_own_worlds(state):
+        rng = np.random.default_rng(len(state.history()))
+        worlds = [state.resample_from_infostate(player, rng.random)
+                  for _ in range(SAMPLED_WORLDS)]
+        return worlds, np.full(SAMPLED_WORLDS, 1.0 / SAMPLED_WORLDS)
     game = state.get_game()
     remembered: list[str | None] = []
     prefix = game.new_initial_state()

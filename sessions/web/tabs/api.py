@@ -10,6 +10,7 @@ import gradio as gr
 from sessions.web import gama_screen, llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
+from sessions.web.tabs import serving
 from sessions.web.tabs.play import start
 
 
@@ -103,12 +104,13 @@ def build_api(session: gr.State, keyring: gr.State) -> None:
         buttons = {n: gr.Button() for n in ("new_game", "move", "click", "plan", "resign",
                                             "state")}
     buttons["new_game"].click(api_new_game, [game, opponent, seat, player, consent, name,
-                                             keyring], [session, answer], api_name="new_game")
-    buttons["move"].click(api_move, [session, move], answer, api_name="move")
-    buttons["click"].click(api_click, [session, x, y], answer, api_name="click")
-    buttons["plan"].click(api_plan, [session, plan], answer, api_name="plan")
-    buttons["resign"].click(api_resign, session, answer, api_name="resign")
-    buttons["state"].click(api_state, session, answer, api_name="state")
+                                             keyring], [session, answer], api_name="new_game",
+                              **serving.API)
+    buttons["move"].click(api_move, [session, move], answer, api_name="move", **serving.API)
+    buttons["click"].click(api_click, [session, x, y], answer, api_name="click", **serving.API)
+    buttons["plan"].click(api_plan, [session, plan], answer, api_name="plan", **serving.API)
+    buttons["resign"].click(api_resign, session, answer, api_name="resign", **serving.API)
+    buttons["state"].click(api_state, session, answer, api_name="state", **serving.API)
     build_llm_api(session, keyring)
 
 
