@@ -144,6 +144,7 @@ def test_sea_battle_a_whole_game_by_clicking_orders(page, app):
         turns += 1
         assert turns <= 100  # the game's own turn cap
         if turns == 2:
+            page.wait_for_timeout(800)  # the new board image arrives just after the text
             _shot(page, "play-sea-battle")
     status = page.locator("#status").inner_text()
     assert re.search(r"Game over: (You won|You lost|Draw)\.", status)
@@ -270,6 +271,7 @@ def test_pit_a_whole_game_by_clicking_the_table(page, app):
         _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
         turns += 1
         if turns == 3:
+            page.wait_for_timeout(800)
             _shot(page, "play-pit")
         assert turns <= 100
     assert traded, "no offer on the table could be accepted in six turns"

@@ -62,6 +62,7 @@ from games.gamebench.pit_cards import (
     card_name,
     seat_name,
 )
+from games.gamebench.pit_view import observe
 
 __all__ = ["ACCEPT", "BEAR", "BULL", "BUNDLES", "CARDS", "COMMODITIES", "DEFAULTS", "MAX_PLAYERS",
            "MAX_TRADE", "OFFER", "PASS", "PENALTY", "WITHDRAW", "Bundle", "Corner", "Event",
@@ -396,8 +397,6 @@ class PitObserver:
         pass
 
     def string_from(self, state: PitState, player: int) -> str:
-        from games.gamebench.pit_view import observe
-
         return observe(state, player).summary()
 
 

@@ -9,6 +9,7 @@ how many cards each seat holds, the scores, and the events of the hand as that s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from games.gamebench.pit_cards import (
     BEAR,
@@ -21,7 +22,31 @@ from games.gamebench.pit_cards import (
     card_name,
     seat_name,
 )
-from games.gamebench.pit_rules import PitState
+
+
+class Table(Protocol):
+    """What :func:`observe` reads of a Pit state (``pit_rules.PitState``; a protocol, so the
+    rules can build their observations here without an import circle)."""
+
+    hands: list[list[int]]
+    offers: dict[int, Bundle]
+    scores: list[int]
+    events: list[Event]
+    hand: int
+    to_move: int
+
+    @property
+    def dealing(self) -> bool: ...
+
+    @property
+    def round(self) -> int: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def ended_by(self) -> str: ...
+
+    def get_game(self) -> Any: ...
+
 
 LOG_LINES = 20
 """Events of the hand shown in the text view (the newest)."""
@@ -83,7 +108,7 @@ class Knowledge:
                 f"{mine} | offers: {offers}")
 
 
-def observe(state: PitState, seat: int, *, events: bool = True) -> Knowledge:
+def observe(state: Table, seat: int, *, events: bool = True) -> Knowledge:
     """What ``seat`` knows of ``state`` (see the module docstring); without the hand's
     ``events`` (an empty log) when only the table is needed (hit-tests)."""
     game = state.get_game()
