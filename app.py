@@ -14,10 +14,13 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
+import time
 from typing import Any
 
 import gradio as gr
 
+from agents.llm import local_servers
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
@@ -58,8 +61,21 @@ def _closed(request: gr.Request) -> None:
     llm_page.forget_keys(request.session_hash or "")
 
 
+STOP_SECONDS = 3.0
+"""After SIGTERM the app exits normally; if something still holds it after this long (a
+search between checks, a provider that sends nothing), it exits anyway."""
+
+
 def _stop_on_sigterm(signum: int, frame: Any) -> None:
+    threading.Thread(target=_exit_soon, name="sigterm", daemon=True).start()
+    OPEN.close_all("the server stopped")  # stored as abandoned; their agents are stopped
     sys.exit(0)  # exit normally, so atexit stops the offline model's server
+
+
+def _exit_soon() -> None:
+    time.sleep(STOP_SECONDS)
+    local_servers().stop()  # what atexit would have done
+    os._exit(0)
 
 
 demo = build_app()

@@ -25,9 +25,11 @@ from sessions.record import SeatRecord
 SEARCHES = (("hive", "mcts"), ("santorini", "mcts"), ("air_land_sea", "ismcts"))
 
 
-def replies(game_id: str, matches: int, per_match: int,
-            kind: str = "mcts") -> tuple[list[float], collections.Counter]:
+
+def replies(game_id: str, matches: int, per_match: int, kind: str = "mcts"
+            ) -> tuple[list[float], collections.Counter, list[int]]:
     times: list[float] = []
+    sims: list[int] = []
     how: collections.Counter = collections.Counter()
     for seed in range(matches):
         seats = [SeatRecord(kind=kind, spec=kind, entity=f"{kind}:1000:2s"),
@@ -43,16 +45,17 @@ def replies(game_id: str, matches: int, per_match: int,
                 start = time.perf_counter()
                 decision = agent.act(view)
                 times.append(time.perf_counter() - start)
-                done = decision.meta["simulations"]
-                if kind == "ismcts":  # a count: bucket it like MCTS's labels
-                    done = done if done >= 1000 else f"time-capped ({done // 100 * 100}+ sims)"
-                how[str(done)] += 1
+                stopped = decision.meta.get("stopped")  # MCTS: count, clock or solved
+                if stopped is None:  # IS-MCTS: its count, or the clock before it
+                    stopped = "count" if decision.meta["simulations"] >= 1000 else "clock"
+                how[str(stopped)] += 1
+                sims.append(decision.meta["simulations"])
                 match.submit(seat, decision.proposal)
                 played += 1
             else:
                 move = view.legal[int(rng.integers(len(view.legal)))]
                 match.submit(seat, ActionId(action=move.action))
-    return times, how
+    return times, how, sims
 
 
 def main() -> None:
@@ -65,11 +68,12 @@ def main() -> None:
     for game_id, kind in SEARCHES:
         if args.games and game_id not in args.games:
             continue
-        times, how = replies(game_id, args.matches, args.replies, kind)
+        times, how, sims = replies(game_id, args.matches, args.replies, kind)
         p95 = percentile(times, 95)
         print(f"{game_id:<12} {kind:<6} {len(times):>3} replies  mean {statistics.mean(times):.3f} s  "
               f"p95 {p95:.3f} s  max {max(times):.3f} s  "
-              f"(searches: {', '.join(f'{k} x{v}' for k, v in sorted(how.items()))})")
+              f"simulations median {statistics.median(sims):.0f} max {max(sims)}  "
+              f"(stopped by: {', '.join(f'{k} x{v}' for k, v in sorted(how.items()))})")
 
 
 if __name__ == "__main__":
