@@ -29,6 +29,12 @@ Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of
   moves that have no spot on the board and need a button (a Hive ``pass``). Table games get a
   button for every legal move without it.
 
+- optional ``OFF_TARGET``: the notice for a click that hits no target (instead of the page's
+  "click a square").
+- optional ``legal_summary(state, seat, labels) -> str``: the legal moves described in a few
+  lines, with example labels, for the LLM prompt of a game with hundreds of them (Sea Battle's
+  512 orders); ``agents.llm.prompts`` lists every label otherwise.
+
 - optional ``seat_label(seat) -> str``: how the game's texts name a seat (``player 3``,
   ``pirate 4``); pages and replays use it for tables of more than two (:func:`seat_label`).
 

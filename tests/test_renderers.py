@@ -194,8 +194,8 @@ the others chose in one El Farol round), so the test builds some by the rules in
 ENUMERABLE = [g for g in HIDDEN if g not in ("negotiation", *SIMULTANEOUS)
               and get(g).load().get_type().provides_information_state_string]
 """Games whose worlds can be enumerated from information states; the social games (a deal
-of 25 words from 400, shuffled roles) test each seat's view by the rules instead
-(tests/test_codenames.py and the others)."""
+of 25 words from 400, shuffled roles) and Pit (astronomically many deals, no information
+states) test each seat's view by the rules instead (tests/test_codenames.py, test_pit_*...)."""
 
 
 @pytest.mark.parametrize("game_id", ENUMERABLE)

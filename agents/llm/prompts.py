@@ -3,7 +3,8 @@
 GTBench's four parts, in order: a system prompt; the game's rules
 (``GameSpec.rules_for_llm``); the observation — the seat's text view (``SeatView.text``, the
 same view a screen reader gets, so hidden cards never reach it) and the legal moves with
-their labels; and the mode's instruction. Golden snapshots of every prompt live in
+their labels (or, for games with hundreds of them, the renderer's ``legal_summary``); and the
+mode's instruction. Golden snapshots of every prompt live in
 ``tests/golden/prompts`` (regenerate with ``python scripts/golden_prompts.py``).
 """
 
@@ -116,8 +117,11 @@ def position(view: SeatView, *, image: bool) -> Position:
     worded = [move for move in view.legal if move.says]
     form = spec.grammar.free_text
     listed = [move.label for move in view.legal if not move.says]
+    summary = getattr(renderer(spec.id), "legal_summary", None)
     moves = ""
-    if listed:
+    if summary is not None and listed:  # too many to list (Sea Battle's 512 orders)
+        moves = summary(view.state, view.seat, listed)
+    elif listed:
         moves = ("You may play exactly one of these moves, written as shown (one per line):\n"
                  + "\n".join(listed))
     if worded and form is not None:  # the canned words are only an example
@@ -180,14 +184,21 @@ def read_vote(text: str, count: int) -> int | None:
     return choice - 1 if 1 <= choice <= count else None
 
 
+MAX_ENUM = 200
+"""More legal labels than this (Sea Battle's 512 orders) are not listed in the schema: the
+providers cap the size of an enum; ``move`` is then any string, read by the adapter."""
+
+
 def answer_schema(labels: tuple[str, ...], *, thinking: bool,
                   free: bool = False) -> dict[str, Any]:
-    """A JSON schema whose ``move`` must be one of the legal labels (``thinking`` first);
-    any text when ``free`` (a move in the seat's own words, checked by the adapter)."""
+    """A JSON schema whose ``move`` must be one of the legal labels (``thinking`` first); any
+    text when ``free`` (a move in the seat's own words, checked by the adapter) or when there
+    are more than :data:`MAX_ENUM` labels."""
     properties: dict[str, Any] = {}
     if thinking:
         properties["thinking"] = {"type": "string"}
-    properties["move"] = {"type": "string"} if free else {"type": "string",
-                                                          "enum": list(labels)}
+    listed = not free and len(labels) <= MAX_ENUM
+    properties["move"] = {"type": "string", "enum": list(labels)} if listed \
+        else {"type": "string"}
     return {"type": "object", "properties": properties, "required": list(properties),
             "additionalProperties": False}

@@ -494,6 +494,9 @@ class PlaySession:
         return ""
 
     def _off_target(self) -> str:
+        told = getattr(renderer(self.spec.id), "OFF_TARGET", None)  # the game's own words
+        if told:
+            return str(told)
         if gama_screen.is_table(self.spec.id):
             return "The plot only shows the rounds so far: decide with the input below it."
         if self.spec.board == "table":
