@@ -79,8 +79,8 @@ class Store:
         """Where the store is, for messages (a path, or the URL without its password)."""
         self.backend: str = self._db.dialect
         self.readonly = readonly
-        self._tags = "m.tags" if self.schema_version() >= 3 else "''"
-        """Stores older than schema 3 (read without migrating) have no tags column."""
+        self._tags = "m.tags" if self.schema_version() >= 4 else "''"
+        """Stores older than schema 4 (read without migrating) have no tags column."""
 
     def close(self) -> None:
         self._db.close()
@@ -102,7 +102,7 @@ class Store:
         rows = [
             (record.id, seat, info.kind, info.entity, info.player_id,
              record.scores[seat] if record.scores else None,
-             record.returns[seat] if record.returns else None)
+             record.returns[seat] if record.returns else None, info.team)
             for seat, info in enumerate(record.seats)
         ]
         with self._errors(), self._db.transaction() as db:
@@ -113,7 +113,8 @@ class Store:
                 (record.id, record.game, record.outcome, int(record.research_use),
                  record.started_at, record.ended_at, record.to_json(), " ".join(record.tags)),
             )
-            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO seats (match_id, seat, kind, entity, player_id, score,"
+                           " return, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -192,24 +193,27 @@ class Store:
 
     def results(self) -> list[dict[str, Any]]:
         """Every stored session's result without its moves, oldest first: id, game, outcome,
-        research_use, ended_at, tags and seats [{kind, entity, player_id, score, return}].
+        research_use, ended_at, tags and seats [{kind, entity, player_id, score, return,
+        team}].
 
-        What ratings need, read from the seats table instead of parsing whole records.
+        What ratings need, read from the seats table instead of parsing whole records. A
+        read-only store older than schema 3 has no teams (None), older than 4 no tags.
         """
+        team = "s.team" if self.schema_version() >= 3 else "NULL"
         rows = self._query(
             f"SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, {self._tags}, "
-            "s.seat, s.kind, s.entity, s.player_id, s.score, s.return FROM matches m "
+            f"s.seat, s.kind, s.entity, s.player_id, s.score, s.return, {team} FROM matches m "
             "JOIN seats s ON s.match_id = m.id ORDER BY m.ended_at ASC NULLS FIRST, m.id, "
             "s.seat", ())
         out: list[dict[str, Any]] = []
         for match_id, game, outcome, research, ended_at, tags, _, kind, entity, player, score, \
-                ret in rows:
+                ret, side in rows:
             if not out or out[-1]["id"] != match_id:
                 out.append({"id": match_id, "game": game, "outcome": outcome,
                             "research_use": bool(research), "ended_at": ended_at,
                             "tags": tags.split(), "seats": []})
             out[-1]["seats"].append({"kind": kind, "entity": entity, "player_id": player,
-                                     "score": score, "return": ret})
+                                     "score": score, "return": ret, "team": side})
         return out
 
     def tagged(self, tag: str, *, since: float | None = None) -> Iterator[MatchRecord]:

@@ -9,11 +9,12 @@ floating-point columns (``{float}``: SQLite's REAL is 8 bytes, PostgreSQL's is 4
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The version this code writes."""
 READABLE_FROM = 1
-"""The oldest version read-only commands can read without migrating it (step 2 only added an
-index; the column of step 3 is read as empty from an older store, see ``Store.results``)."""
+"""The oldest version read-only commands can read without migrating it (each step since
+then added indexes, or a column read as empty when missing: ``Store.results`` reads no
+teams from a store before 3 and no tags from a store before 4)."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -28,10 +29,13 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     ),
     # 2: the History tab lists one player's sessions; without this it scans every seat.
     2: ("CREATE INDEX seats_player ON seats(player_id)",),
-    # 3: a session's tags (``blind`` battles, ``watch`` and ``showcase`` games), so the
+    # 3: team games rate each pair of opposing seats (sessions/ratings/results.py); seats
+    # of earlier stores played for themselves.
+    3: ("ALTER TABLE seats ADD COLUMN team TEXT",),
+    # 4: a session's tags (``blind`` battles, ``watch`` and ``showcase`` games), so the
     # Leaderboard can filter by them and the showcase can add up today's spending without
     # parsing every record.
-    3: ("ALTER TABLE matches ADD COLUMN tags TEXT NOT NULL DEFAULT ''",),
+    4: ("ALTER TABLE matches ADD COLUMN tags TEXT NOT NULL DEFAULT ''",),
 }
 
 FLOAT_TYPES = {"sqlite": "REAL", "postgresql": "DOUBLE PRECISION"}

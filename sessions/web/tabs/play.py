@@ -29,11 +29,20 @@ from sessions.web.tabs.table import (
     choose_table,
     show_table,
 )
+from sessions.web.tabs.talk import CSS as TALK_CSS
+from sessions.web.tabs.talk import (
+    arrange_talk,
+    build_talk_setup,
+    build_talk_view,
+    choose_talk,
+    plain,
+    show_talk,
+)
 
 BUTTONS = MAX_BUTTONS
 
 
-CSS = "#board img { cursor: pointer; }"
+CSS = "#board img { cursor: pointer; }" + TALK_CSS
 
 
 def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
@@ -41,12 +50,12 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
     if session is None:
         return [None, "Pick a game and an opponent, then press **Start**.", "", "", ""] + [
             gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 3 + \
-            show_table(None) + [None]
+            show_table(None) + show_talk(None) + [None]
     s = session.screen(image=image)
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
     return [
-        gr.update(value=s.image) if image else gr.skip(), f"### {s.status}", s.notice,
+        gr.update(value=s.image) if image else gr.skip(), f"### {s.status}", plain(s.notice),
         "\n".join(s.moves), s.text, *buttons,
         gr.update(choices=s.menu, value=None, visible=bool(s.menu)),
         gr.update(visible=bool(s.menu)),
@@ -54,6 +63,7 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
         gr.update(value=s.reasoning, visible=(bool(s.reasoning) or s.thinking)
                   and llm_page.panel_of(session) is None),  # LLM seats: the thinking panel
         gr.update(visible=not s.over), gr.update(visible=s.thinking), *show_table(s.table),
+        *show_talk(s.talk),
         session.move_number,  # the page sends back the move number it showed (stale clicks)
     ]
 
@@ -204,6 +214,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                             elem_id="seat")
             start_button = gr.Button("Start", variant="primary", elem_id="start")
             table_setup = build_table_setup()
+            talk_setup = build_talk_setup()
         with gr.Column(scale=2, min_width=360):
             status = gr.Markdown(elem_id="status")
             board = gr.Image(interactive=False, type="pil", format="png", show_label=False,
@@ -217,6 +228,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                                    elem_id="menu", scale=3)
                 menu_play = gr.Button("Play", visible=False, scale=1)
             table_view = build_table_view()
+            talk_view = build_talk_view()
             with gr.Row(visible=False) as typing:
                 text = gr.Textbox(label="Type a move", elem_id="typed", scale=3)
                 text_play = gr.Button("Play typed move", scale=1)
@@ -242,7 +254,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     seen = gr.Number(None, visible=False, precision=0, elem_id="move-number")
     outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
                again_button, swap_button, said, typing, stop_button, *table_view["outputs"],
-               seen]
+               *talk_view["outputs"], seen]
     # The page shows its own "thinking…" status: no progress overlay over the board.
     private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
     game.change(choose_game, game, [about, rules, opponent, text], **private)
@@ -274,7 +286,44 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                                  [session, seat, *outputs], **private))
     wire_table(table_setup, table_view, game, [opponent, opponent_note, seat, start_button],
                profile, keyring, session, outputs, then_agents, seen)
+    wire_talk(talk_setup, talk_view, game, profile, keyring, session, outputs, then_agents,
+              seen)
     return game, about, rules, opponent, text
+
+
+def start_talk(game_id: str, seat: str, count: float | None, profile: dict, keyring: Keyring,
+               request: gr.Request, *agents: str) -> tuple[Any, ...]:
+    spec = get(game_id)
+    params = {"num_players": int(count)} if count and "num_players" in spec.default_params \
+        else None
+    players = params["num_players"] if params else spec.load().num_players()
+    return start(game_id, list(agents[: players - 1]), seat, profile, "", keyring, request,
+                 params)
+
+
+def say(session: PlaySession | None, text: str, seen: float | None) -> tuple[Any, ...]:
+    """The talk panel's text box: words through the adapter, like a typed move."""
+    return typed(session, text, seen)
+
+
+def wire_talk(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
+              profile: gr.BrowserState, keyring: gr.State, session: gr.State,
+              outputs: list[Any], then_agents: Any, seen: gr.Number) -> None:
+    """The events of the talking games' setup and panel."""
+    private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
+    pickers = [setup["seat"], *setup["agents"]]
+    game.change(choose_talk, game, [setup["box"], setup["count"], *pickers], **private)
+    for changed in (setup["count"], setup["seat"]):
+        changed.input(arrange_talk, [game, setup["count"], setup["seat"], *setup["agents"]],
+                      pickers, **private)
+    inputs = [game, setup["seat"], setup["count"], profile, keyring, *setup["agents"]]
+    words = view["words"]
+    for event in (
+        setup["start"].click(start_talk, inputs, [session, *outputs], **private),
+        view["say"].click(say, [session, words, seen], [words, *outputs], **private),
+        words.submit(say, [session, words, seen], [words, *outputs], **private),
+    ):
+        then_agents(event)
 
 
 def wire_table(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
