@@ -10,9 +10,12 @@ import re
 
 import pytest
 
+from sessions.web.blind import MYSTERY_LABEL
 from tests.app_server import running_app
 from tests.conftest import WAIT
-from tests.test_browser import _answer_consent, _choose, _expect, _shot
+from tests.fake_llm_server import FakeLLM, answer
+from tests.test_app_blind import NAMES, blind_env
+from tests.test_browser import _answer_consent, _choose, _click_board, _expect, _moves, _shot
 
 pytestmark = pytest.mark.browser
 
@@ -20,10 +23,15 @@ PHONE = {"width": 390, "height": 1400}
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    env = {"OPENAI_API_KEY": None, "ANTHROPIC_API_KEY": None, "ARENA_OPPONENTS": None,
-           "ARENA_SHOWCASE": None}
-    with running_app(tmp_path_factory.mktemp("browser-watch"), env=env) as running:
+def fake():
+    with FakeLLM() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def app(fake, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("browser-watch")
+    with running_app(folder, env=blind_env(fake, folder)) as running:
         yield running
 
 
@@ -90,5 +98,57 @@ def test_agents_play_on_the_watch_tab_and_a_link_shows_the_same_game(page, app, 
         _expect()(other.locator("#watch-status")).to_contain_text("its replay")
         _expect()(other.locator("#watch-board img")).to_be_visible()
         assert _watch_moves(other) == _watch_moves(page)
+    finally:
+        spectator.close()
+
+
+def _no_names(page) -> None:
+    shown = page.content().lower()
+    assert not [name for name in NAMES if name.lower() in shown]
+
+
+def test_a_blind_battle_names_the_model_only_at_the_end_and_spectators_see_no_more(
+        page, app, fake, browser):
+    fake.responder = lambda request: answer(request, request.legal_moves()[0],
+                                            reasoning="As GPT-4o from OpenAI I take a corner.")
+    _answer_consent(page, name="Ada")
+    _choose(page, "game", "Board games › Tic-tac-toe")
+    _choose(page, "opponent", MYSTERY_LABEL)
+    _expect()(page.locator("#key-note")).to_be_hidden()  # no key to type: the server's
+    page.locator("#start").click()
+    _expect()(page.locator("#status")).to_contain_text("Your turn")
+    _expect()(page.locator("#spectator-link a")).to_be_visible()
+    link = page.locator("#spectator-link a").get_attribute("href")
+    spectator = browser.new_context(viewport=PHONE)
+    try:
+        other = spectator.new_page()
+        other.set_default_timeout(WAIT)
+        other.goto(link)
+        _expect()(other.locator("#watch-title")).to_contain_text("Ada vs Mystery model")
+        _expect()(other.locator("#watch-view")).to_contain_text("Public view")
+        _expect()(other.locator("#watch-view")).not_to_contain_text("face up")
+        cells = [f"C{c}R{r}" for r in (1, 2, 3) for c in (1, 2, 3)]
+        for turn in range(5):
+            if "Game over" in page.locator("#status").inner_text():
+                break
+            _no_names(page)
+            _no_names(other)
+            taken = {line.split(": ")[-1] for line in _moves(page)}
+            cell = next(c for c in (["C2R2"] + cells) if c not in taken)
+            count = len(_moves(page))
+            _click_board(page, "tic_tac_toe", cell)
+            _expect()(page.locator("#moves textarea")).to_have_value(
+                re.compile(rf"{count + 1}\. You: {cell}"))
+            _expect()(page.locator("#status")).to_contain_text(
+                re.compile("Your turn|Game over"))
+            if turn == 1:
+                _expect()(other.locator("#watch-moves textarea")).to_have_value(
+                    re.compile(r"Mystery model: C\dR\d"))
+                _shot(page, "blind-battle-desktop")
+                _shot(other, "blind-spectator-phone")
+        _expect()(page.locator("#status")).to_contain_text("The mystery model was GPT-4o")
+        _expect()(other.locator("#watch-status")).to_contain_text("Game over")
+        _expect()(other.locator("#watch-title")).to_contain_text("Ada vs GPT-4o")
+        _shot(page, "blind-battle-revealed")
     finally:
         spectator.close()

@@ -31,6 +31,7 @@ from sessions.store import Store
 from sessions.web.llm_page import Keyring, Seating
 from sessions.web.llm_panel import Panel
 from sessions.web.play import PlaySession
+from sessions.web.players import Opponent
 
 MYSTERY = "mystery"
 """The opponent picker's value for a blind battle (also accepted by the API's /new_game)."""
@@ -137,6 +138,23 @@ class BlindPanel(Panel):
     def mask(self, text: str) -> str:
         """``text`` with model and company names replaced by ``[name hidden]``."""
         return self._names.sub(HIDDEN_NAME, text) if text else text
+
+
+MYSTERY_LABEL = "Mystery model · a language model, named after the game"
+
+
+def with_mystery(game: registry.GameSpec, options: list[Opponent]) -> list[Opponent]:
+    """The opponent list with "Mystery model" before the named models, for two-player games
+    when at least one model is ready."""
+    if game.load().num_players() != 2 or not ready_models():
+        return options
+    count = len(ready_models())
+    note = (f"a blind battle: one of the {count} language model{'s' if count > 1 else ''} "
+            "ready on this server, drawn at random (the least played most often); its name "
+            "is shown when the game ends, and the game counts for the blind-battle ratings")
+    mystery = Opponent(MYSTERY, MYSTERY_LABEL, note)
+    at = next((i for i, o in enumerate(options) if o.llm), len(options))
+    return [*options[:at], mystery, *options[at:]]
 
 
 def start_blind(game_id: str, *, keyring: Keyring, store: Store | None,

@@ -9,11 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 import gradio as gr
+import numpy as np
 
 from games.registry import get
-from sessions.web import gama_screen, llm_page, llm_panel_html, players
+from sessions.web import blind, gama_screen, llm_page, llm_panel_html, players
+from sessions.web.live import LIVE
 from sessions.web.llm_page import Keyring
 from sessions.web.play import MAX_BUTTONS, PlaySession
+from sessions.web.tabs import watch as watch_tab
 from sessions.web.tabs.llm import (
     build_llm_picker,
     forget_key,
@@ -71,15 +74,30 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
 def start(game_id: str, opponent: str | list[str], seat: str, profile: dict, reasoning: str,
           keyring: Keyring, request: gr.Request, params: dict | None = None) -> tuple[Any, ...]:
     seating = llm_page.Seating(keyring)  # LLM seats get the tab's key and the thinking panel
+    person = players.profile_person(profile)
     try:
-        session = PlaySession(game_id, llm_page.with_reasoning(opponent, reasoning),
-                              person=players.profile_person(profile), seat=seat, store=store(),
-                              build_agent=seating.build, params=params)
+        if opponent == blind.MYSTERY:  # a model drawn at random, named after the game
+            session: PlaySession = blind.start_blind(
+                game_id, keyring=keyring, store=store(), rng=np.random.default_rng(),
+                person=person, seat=seat, params=params)
+        else:
+            session = PlaySession(game_id, llm_page.with_reasoning(opponent, reasoning),
+                                  person=person, seat=seat, store=store(),
+                                  build_agent=seating.build, params=params)
+            seating.attach(session)
     except (ValueError, KeyError) as err:
         raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
-    seating.attach(session)
     OPEN.attach(request.session_hash or "", session)
+    LIVE.add(session)  # spectators find it by its link (sessions/web/live.py)
     return session, *show(session)
+
+
+def spectator_link(session: PlaySession | None, request: gr.Request) -> str:
+    """The game's read-only link for spectators (they see only public information)."""
+    if session is None:
+        return ""
+    return (f"{watch_tab.link_line(request, session.id)}  \n*Spectators see the board and "
+            "the moves everyone at the table sees, never your cards, until the game ends.*")
 
 
 def play_again(profile: dict, session: PlaySession | None, keyring: Keyring,
@@ -99,6 +117,8 @@ def again(profile: dict, session: PlaySession | None, swap: bool, keyring: Keyri
     count = len(session.record.seats)
     seat = (session.human + 1) % count if swap else session.human
     opponents = [s.spec for i, s in enumerate(session.record.seats) if i != session.human]
+    if isinstance(session, blind.BlindSession):
+        opponents = [blind.MYSTERY]  # another mystery, drawn afresh
     choice = players.SEAT_CHOICES[seat] if seat < 2 else str(seat)
     fresh, *updates = start(session.spec.id, opponents[0] if count == 2 else opponents,
                             choice, profile, "", keyring, request, session.params)
@@ -184,7 +204,7 @@ def start_table(game_id: str, seat: str, count: float | None, rounds: float | No
 
 def choose_game(game_id: str) -> tuple[Any, ...]:
     spec = get(game_id)
-    options = players.opponents_for(spec)
+    options = blind.with_mystery(spec, players.opponents_for(spec))
     about = f"**{spec.title}**: {spec.summary}  \n*{spec.taxonomy.describe()}*"
     return (about, spec.rules,
             gr.update(choices=[(o.label, o.spec) for o in options],
@@ -193,7 +213,8 @@ def choose_game(game_id: str) -> tuple[Any, ...]:
 
 
 def describe_opponent(game_id: str, spec: str | None) -> str:
-    notes = {o.spec: o.note for o in players.opponents_for(get(game_id))}
+    game = get(game_id)
+    notes = {o.spec: o.note for o in blind.with_mystery(game, players.opponents_for(game))}
     return f"*{notes[spec]}*" if spec in notes else ""
 
 
@@ -251,6 +272,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
             with gr.Accordion("Board as text", open=False):
                 view = gr.Textbox(show_label=False, lines=8, interactive=False,
                                   elem_id="board-text")
+            link_box = gr.Markdown(elem_id="spectator-link")
     seen = gr.Number(None, visible=False, precision=0, elem_id="move-number")
     outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
                again_button, swap_button, said, typing, stop_button, *table_view["outputs"],
@@ -267,10 +289,14 @@ def build_play(profile: gr.BrowserState, session: gr.State,
         event.then(advance, session, outputs, **private)
         event.then(watch_llm, session, thinking, **private)
 
+    def started_game(event: Any) -> None:  # a new game: agents move; its spectator link
+        then_agents(event)
+        event.then(spectator_link, session, link_box, **private)
+
     started = start_button.click(take_key, [opponent, key, keyring], key_outputs, **private
                                  ).success(start, [game, opponent, seat, profile, reasoning,
                                                    keyring], [session, *outputs], **private)
-    then_agents(started)
+    started_game(started)
     for event in (
         board.select(on_click, [session, seen], outputs, trigger_mode="multiple", **private),
         *(b.click(press, [session, b, seen], outputs, **private) for b in buttons),
@@ -282,12 +308,12 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     ):
         then_agents(event)
     for button, handler in ((again_button, play_again), (swap_button, swap_seats)):
-        then_agents(button.click(handler, [profile, session, keyring],
-                                 [session, seat, *outputs], **private))
+        started_game(button.click(handler, [profile, session, keyring],
+                                  [session, seat, *outputs], **private))
     wire_table(table_setup, table_view, game, [opponent, opponent_note, seat, start_button],
-               profile, keyring, session, outputs, then_agents, seen)
+               profile, keyring, session, outputs, then_agents, seen, started_game)
     wire_talk(talk_setup, talk_view, game, profile, keyring, session, outputs, then_agents,
-              seen)
+              seen, started_game)
     return game, about, rules, opponent, text
 
 
@@ -308,7 +334,8 @@ def say(session: PlaySession | None, text: str, seen: float | None) -> tuple[Any
 
 def wire_talk(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
               profile: gr.BrowserState, keyring: gr.State, session: gr.State,
-              outputs: list[Any], then_agents: Any, seen: gr.Number) -> None:
+              outputs: list[Any], then_agents: Any, seen: gr.Number,
+              started_game: Any) -> None:
     """The events of the talking games' setup and panel."""
     private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
     pickers = [setup["seat"], *setup["agents"]]
@@ -318,8 +345,8 @@ def wire_talk(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
                       pickers, **private)
     inputs = [game, setup["seat"], setup["count"], profile, keyring, *setup["agents"]]
     words = view["words"]
+    started_game(setup["start"].click(start_talk, inputs, [session, *outputs], **private))
     for event in (
-        setup["start"].click(start_talk, inputs, [session, *outputs], **private),
         view["say"].click(say, [session, words, seen], [words, *outputs], **private),
         words.submit(say, [session, words, seen], [words, *outputs], **private),
     ):
@@ -329,7 +356,7 @@ def wire_talk(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
 def wire_table(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
                duel: list[Any], profile: gr.BrowserState, keyring: gr.State,
                session: gr.State, outputs: list[Any], then_agents: Any,
-               seen: gr.Number) -> None:
+               seen: gr.Number, started_game: Any) -> None:
     """The events of the GAMA table's setup and panel."""
     private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
     pickers = [setup["seat"], *setup["agents"]]
@@ -340,8 +367,8 @@ def wire_table(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
                       pickers, **private)
     inputs = [game, setup["seat"], setup["count"], setup["rounds"], profile, keyring,
               *setup["agents"]]
+    started_game(setup["start"].click(start_table, inputs, [session, *outputs], **private))
     for event in (
-        setup["start"].click(start_table, inputs, [session, *outputs], **private),
         view["decide"].click(decide, [session, view["number"], seen], outputs, **private),
         view["number"].submit(decide, [session, view["number"], seen], outputs, **private),
         view["propose"].click(propose, [session, seen, *view["shares"]], outputs, **private),
