@@ -25,17 +25,21 @@ Renderers are not changed for this: every board drawn is one seat's own view.
 
 from __future__ import annotations
 
+import functools
 import html
+import tempfile
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from games.registry import GameSpec
-from renderers import image_view, seat_label, text_view
+from renderers import image_view, png, seat_label, text_view
 from sessions.record import CHANCE, MatchRecord, replay
 from sessions.web import llm_page, llm_panel_html, replays
 from sessions.web.live import LiveGame
@@ -61,6 +65,9 @@ class Board:
     caption: str
     image: Image.Image
     text: str
+    png: str = ""
+    """The image as a PNG file, written once for every spectator (a page sends the file
+    instead of encoding the image again for each of them)."""
 
 
 @dataclass(frozen=True)
@@ -220,15 +227,31 @@ def _frame(game: LiveGame, view: str) -> tuple[list[Board], list[str]]:
     state = game.match.state
     seats = _board_seats(game, view)
     over = game.over
-    boards = [Board(s, f"As {names[s]} sees it", image_view(
-        game.spec.id, state, s, last=_last_path(record, game.spec, _shown(game, s, over))),
-        text_view(game.spec.id, state, s)) for s in seats]
+    boards = []
+    for s in seats:
+        image = image_view(game.spec.id, state, s,
+                           last=_last_path(record, game.spec, _shown(game, s, over)))
+        boards.append(Board(s, f"As {names[s]} sees it", image,
+                            text_view(game.spec.id, state, s), _write_png(image)))
     moves = move_lines(record, game.spec, _shown_to(view, over), names.__getitem__)
     with _FRAMES_LOCK:
         _FRAMES[key] = (boards, moves)
         while len(_FRAMES) > FRAMES_KEPT:
-            _FRAMES.popitem(last=False)
+            _, (dropped, _) = _FRAMES.popitem(last=False)
+            for board in dropped:
+                Path(board.png).unlink(missing_ok=True)
     return boards, moves
+
+
+@functools.cache
+def _folder() -> Path:
+    return Path(tempfile.mkdtemp(prefix="arena-spectators-"))
+
+
+def _write_png(image: Image.Image) -> str:
+    path = _folder() / f"{uuid.uuid4().hex}.png"
+    path.write_bytes(png(image))
+    return str(path)
 
 
 def _board_seats(game: LiveGame, view: str) -> list[int]:

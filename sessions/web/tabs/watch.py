@@ -271,10 +271,10 @@ def replay_step(viewer: Viewer, index: float, seat: int | None) -> tuple[Any, ..
 
 def _show(seen: Spectated, note: str, *, image: bool) -> list[Any]:
     one = len(seen.boards) == 1
-    board = gr.update(value=seen.boards[0].image, visible=True) if one else \
+    board = gr.update(value=seen.boards[0].png, visible=True) if one else \
         gr.update(visible=False)
     caption = seen.hidden or (f"*{seen.boards[0].caption}*" if one else "")
-    gallery = gr.update(value=[(b.image, b.caption) for b in seen.boards],
+    gallery = gr.update(value=[(b.png, b.caption) for b in seen.boards],
                         visible=len(seen.boards) > 1, columns=min(len(seen.boards), 3))
     texts = "\n\n".join(f"— {b.caption} —\n{b.text}" for b in seen.boards)
     status = f"**{seen.status}**" if seen.status else ""
