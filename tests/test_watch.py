@@ -318,3 +318,21 @@ def test_one_panel_per_model_seat_each_with_its_own_turns_and_usage(fake):
         assert list(panel["session"]) == [str(seat)]
     assert "+cot" in game.record.seats[1].entity
     assert get("tic_tac_toe").title in spectate.spectate(game).title
+
+
+def test_closing_the_tab_that_started_a_game_stops_it_and_a_new_game_replaces_it(store):
+    agents: list[Slow] = []
+    first = WatchSession("nim", ["random", "random"], store=store,
+                         build_agent=slow_builder(30.0, agents))
+    first.start()
+    watch.HOSTS.attach("tab-1", first)
+    second = WatchSession("nim", ["random", "random"], store=store,
+                          build_agent=slow_builder(30.0, agents))
+    second.start()
+    watch.HOSTS.attach("tab-1", second)  # a new game in the same tab: the first one stops
+    wait_for(lambda: first.ended.is_set())
+    assert store.get(first.id).end_reason == "a new game was started"
+    watch.HOSTS.close("tab-1")
+    wait_for(lambda: second.ended.is_set())
+    assert "tab that started it was closed" in store.get(second.id).end_reason
+    assert len(watch.HOSTS) == 0

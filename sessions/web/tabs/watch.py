@@ -137,7 +137,10 @@ def control(game: WatchSession | None, act: str) -> None:
 
 def set_speed(game: WatchSession | None, speed: float) -> None:
     if game is not None and not game.over:
-        game.set_delay(float(speed or 0.0))
+        try:
+            game.set_delay(float(speed or 0.0))
+        except (TypeError, ValueError) as err:
+            raise gr.Error(str(err)) from None
 
 
 def _stop_hosted(game: WatchSession | None) -> None:
