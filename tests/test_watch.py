@@ -259,6 +259,17 @@ def test_spectator_links_and_ids():
     assert link("http://host:7860/?__theme=dark", "ab" * 16) == \
         f"http://host:7860/?watch={'ab' * 16}"
     assert LIVE.get("../../etc/passwd") is None and LIVE.get("") is None
+    from sessions.web.tabs.watch import _base_url
+
+    class Asked:
+        def __init__(self, headers):
+            self.headers = headers
+
+    assert _base_url(Asked({"host": "127.0.0.1:7860"})) == "http://127.0.0.1:7860/"
+    assert _base_url(Asked({"x-forwarded-host": "me-arena.hf.space", "host": "10.0.0.2"})) \
+        == "https://me-arena.hf.space/"
+    forged = _base_url(Asked({"host": "evil.example/](javascript:alert(1))"}))
+    assert forged == "" and link(forged, "ab" * 16) == f"?watch={'ab' * 16}"
 
 
 # --- thinking panels for spectators -------------------------------------------------------

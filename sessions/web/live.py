@@ -91,5 +91,7 @@ LIVE = LiveGames()
 
 
 def link(base_url: str, game_id: str) -> str:
-    """The spectator link of ``game_id`` on the page at ``base_url``."""
-    return f"{base_url.split('?', 1)[0].rstrip('/')}/?watch={game_id}"
+    """The spectator link of ``game_id`` on the page at ``base_url`` (relative to the page
+    when ``base_url`` is empty)."""
+    base = base_url.split("?", 1)[0].rstrip("/")
+    return f"{base}/?watch={game_id}" if base else f"?watch={game_id}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import re
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -34,6 +35,8 @@ from sessions.web.tabs.site import store
 from sessions.web.watch import DELAYS, HOSTS, WatchSession, default_seats, seat_agents
 
 MAX_SEATS = 10
+HOST = re.compile(r"[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
+"""What a Host header may hold to be written into a link (anything else: a relative link)."""
 SHOWCASE = "showcase"
 POLL = 0.25
 TICK = 1.0
@@ -119,11 +122,15 @@ def link_line(request: gr.Request, game_id: str) -> str:
 
 
 def _base_url(request: gr.Request) -> str:
+    """The page's address as the browser reached it (through a proxy: its forwarded host);
+    a host that is not a plain host name gives a link relative to the page."""
     headers = {k.lower(): v for k, v in dict(getattr(request, "headers", {}) or {}).items()}
-    host = headers.get("x-forwarded-host") or headers.get("host") or "127.0.0.1:7860"
-    proto = headers.get("x-forwarded-proto") or ("https" if host.endswith(".hf.space")
-                                                 else "http")
-    return f"{proto.split(',')[0].strip()}://{host.split(',')[0].strip()}/"
+    host = (headers.get("x-forwarded-host") or headers.get("host") or "").split(",")[0].strip()
+    proto = (headers.get("x-forwarded-proto") or "").split(",")[0].strip() or \
+        ("https" if host.endswith(".hf.space") else "http")
+    if not HOST.fullmatch(host) or proto not in ("http", "https"):
+        return ""
+    return f"{proto}://{host}/"
 
 
 # --- the host's controls ------------------------------------------------------------------
