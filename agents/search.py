@@ -4,7 +4,10 @@ MCTS searches the true state, so it is offered only for games of complete inform
 IS-MCTS searches worlds sampled from what its seat knows: it rebuilds every history that
 matches the seat's information states along the way (chance outcomes weighted by their
 probabilities, hidden opponent moves uniformly) and samples from those, so the opponent's
-real hidden cards never enter the search.
+real hidden cards never enter the search. Games with far too many hidden deals to enumerate
+(Arctic Scavengers' decks) deal the unseen cards again themselves: their state defines
+``resample_from_infostate(player, sampler)`` (OpenSpiel's name for it), whose result depends
+only on what the seat knows; the agent samples through it instead.
 """
 
 from __future__ import annotations
@@ -184,18 +187,39 @@ class ISMCTSAgent:
 
     def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
         start = time.perf_counter()
-        worlds, weights = consistent_worlds(view.state, view.seat)
+        root, seat = view.state, view.seat
+        if redeals_itself(root):
+            counted: int | str = "redealt"
 
-        def sample(_state: pyspiel.State, _player: int) -> pyspiel.State:
-            return worlds[self._random.choice(len(worlds), p=weights)].clone()
+            def sample(_state: pyspiel.State, _player: int) -> pyspiel.State:
+                return root.resample_from_infostate(seat, self._random.random_sample)
+        else:
+            worlds, weights = consistent_worlds(root, seat)
+            counted = len(worlds)
+
+            def sample(_state: pyspiel.State, _player: int) -> pyspiel.State:
+                return worlds[self._random.choice(len(worlds), p=weights)].clone()
 
         self._bot.set_resampler(sample)
-        action = int(self._bot.step(sample(view.state, view.seat)))
+        action = int(self._bot.step(sample(root, seat)))
         return Decision(
             ActionId(action=action), raw=view.label(action),
             seconds=time.perf_counter() - start,
-            meta={"simulations": self._bot.simulations_run, "worlds": len(worlds)},
+            meta={"simulations": self._bot.simulations_run, "worlds": counted},
         )
+
+
+def redeals_itself(state: pyspiel.State) -> bool:
+    """Whether the game deals a seat's unseen cards again itself: its Python state defines
+    ``resample_from_infostate`` (C++ games inherit pyspiel's, which most do not implement)."""
+    return any("resample_from_infostate" in vars(klass) for klass in type(state).__mro__
+               if not klass.__module__.startswith("pyspiel"))
+
+
+def redealt_worlds(state: pyspiel.State, player: int, count: int,
+                   rng: np.random.Generator) -> list[pyspiel.State]:
+    """``count`` states ``player`` cannot tell from ``state``, dealt by the game itself."""
+    return [state.resample_from_infostate(player, rng.random) for _ in range(count)]
 
 
 def _information(state: pyspiel.State, player: int) -> str | None:

@@ -48,6 +48,16 @@ def random_states(spec: GameSpec, seed: int, limit: int = 400) -> list[pyspiel.S
     return states
 
 
+def seat_worlds(state: pyspiel.State, seat: int, *, samples: int = 6) -> list[pyspiel.State]:
+    """Worlds ``seat`` cannot tell from ``state``: all of them, or, for games that deal the
+    unseen cards again themselves (too many worlds to list), ``samples`` of them."""
+    from agents.search import consistent_worlds, redeals_itself, redealt_worlds
+
+    if redeals_itself(state):
+        return redealt_worlds(state, seat, samples, np.random.default_rng(len(state.history())))
+    return consistent_worlds(state, seat)[0]
+
+
 def acting_players(state: pyspiel.State) -> list[int]:
     if state.is_terminal() or state.is_chance_node():
         return []

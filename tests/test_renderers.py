@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageChops
 
-from agents.search import consistent_worlds
+from agents.search import consistent_worlds, redeals_itself
 from games.actions import legal_moves
 from games.registry import get
 from renderers import click_target, drawing, image_view, renderer
@@ -182,12 +182,16 @@ def test_nim_shows_the_sticks_just_taken():
 
 
 HIDDEN = [g for g in GAME_IDS if get(g).taxonomy.information == "incomplete"]
+REDEALT = [g for g in HIDDEN if redeals_itself(get(g).load().new_initial_state())]
+"""Games that deal unseen cards again themselves: too many worlds to list; their images are
+checked over redealt worlds in their own tests (tests/test_arctic_views.py)."""
 SIMULTANEOUS = [g for g in HIDDEN if get(g).taxonomy.dynamics == "simultaneous"]
 """Hidden-information games of N simultaneous seats: too many worlds to enumerate (2^9 ways
 the others chose in one El Farol round), so the test builds some by the rules instead."""
 
 
-@pytest.mark.parametrize("game_id", [g for g in HIDDEN if g not in ("negotiation", *SIMULTANEOUS)])
+@pytest.mark.parametrize("game_id", [g for g in HIDDEN
+                                     if g not in ("negotiation", *SIMULTANEOUS, *REDEALT)])
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_a_seat_image_is_the_same_in_every_world_it_cannot_tell_apart(game_id, seed):
     spec = get(game_id)
