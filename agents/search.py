@@ -147,7 +147,12 @@ class _PythonMCTS(py_mcts.MCTSBot):
 
 
 class _TimedISMCTS(ismcts.ISMCTSBot):
-    """OpenSpiel's Python IS-MCTS with a wall-clock cap on the search loop."""
+    """OpenSpiel's Python IS-MCTS with a wall-clock cap on the search loop: it stops when one
+    more simulation of average length would end past the clock (long card games play
+    hundreds of moves per random rollout)."""
+
+    _MARGIN = 0.05
+    """Seconds kept back for what follows the loop (the final policy) and a slow rollout."""
 
     def __init__(self, *args: object, seconds: float, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -160,11 +165,15 @@ class _TimedISMCTS(ismcts.ISMCTSBot):
         if len(legal) == 1:
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
-        deadline = time.perf_counter() + self._seconds if self._seconds > 0 else None
+        started = time.perf_counter()
+        deadline = started + self._seconds if self._seconds > 0 else None
         self.simulations_run = 0
         for _ in range(self._max_simulations):
-            if deadline is not None and self.simulations_run and time.perf_counter() > deadline:
-                break
+            now = time.perf_counter()
+            each = (now - started) / max(1, self.simulations_run)
+            if deadline is not None and self.simulations_run \
+                    and now + max(2 * each, self._MARGIN) > deadline:
+                break  # the next simulation could end past the clock
             self.run_simulation(self.sample_root_state(state))
             self.simulations_run += 1
         return self.get_final_policy(state, self._root_node)
