@@ -207,6 +207,10 @@ def _mine(spots: list[Spot], s: Sight, legal: set[str], y: int) -> None:
     cards = list(me.hand or ()) if not me.gathered else list(me.force or ())
     caption = ("Your hand" if not me.gathered else
                "Your skirmish cards" if s.round >= SKIRMISH_FROM else "Kept in hand")
+    if s.over:
+        caption = "Final tribes (every card counts): " + ", ".join(
+            f"{'you' if t.seat == s.seat else seat_name(t.seat)} {t.people} people"
+            for t in s.tribes)
     if s.phase == "pick" and s.actor == s.seat:
         caption += f": click cards to {s.pick_kind} with" if s.pick_kind != "trash" else (
             ": click cards to trash")

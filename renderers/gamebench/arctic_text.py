@@ -69,7 +69,7 @@ def text(state: pyspiel.State, seat: int) -> str:
              f"{ROUNDS} (a skirmish every round from round {SKIRMISH_FROM}).",
              headline(s) + "."]
     lines.append(_tribe_line(s, me))
-    if me.hand is not None and not me.gathered:
+    if me.hand is not None and not me.gathered and not s.over:
         lines.append(f"Your hand ({len(me.hand)}): {listing(me.hand)}.")
     if me.played:
         lines.append(f"You played this round: {listing(me.played)}.")
