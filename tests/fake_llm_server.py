@@ -48,6 +48,8 @@ class Reply:
     """None: report no usage (as llama.cpp's server does while streaming)."""
     piece: int = 4
     gap: float = 0.0
+    logprobs: tuple[tuple[str, float], ...] = ()
+    """OpenAI: the first token's top log-probabilities, sent when the request asks for them."""
 
 
 @dataclass
@@ -346,6 +348,13 @@ def _openai_events(request: Request, reply: Reply) -> list[tuple[str, str]]:
     events = [chunk({"role": "assistant", "content": ""})]
     events += [chunk({"reasoning_content": p}) for p in _pieces(reply.reasoning, reply.piece)]
     events += [chunk({"content": p}) for p in _pieces(reply.text, reply.piece)]
+    if request.body.get("logprobs") and reply.logprobs and len(events) > 1:
+        top = [{"token": t, "logprob": lp, "bytes": None} for t, lp in reply.logprobs]
+        first = json.loads(events[1][1])
+        first["choices"][0]["logprobs"] = {"content": [
+            {"token": top[0]["token"], "logprob": top[0]["logprob"], "bytes": None,
+             "top_logprobs": top}]}
+        events[1] = ("", json.dumps(first))
     if reply.fault == "cut":
         return events
     events.append(chunk({}, reply.finish))

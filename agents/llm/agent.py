@@ -37,14 +37,14 @@ _log = logging.getLogger(__name__)
 class LLMAgent:
     """A language model playing one seat.
 
-    ``reasoning`` is one of ``prompt``, ``cot``, ``sc-cot``, ``tot``; ``structured`` asks for
+    ``reasoning`` is one of ``prompt``, ``cot``, ``sc-cot``, ``tot``, ``rap[:D:N]``; ``structured`` asks for
     JSON answers; ``vision`` sends the board image (when the game's renderer draws one).
     """
 
     def __init__(self, chat: Chat, opponent: Opponent, *, entity: str, reasoning: str,
                  structured: bool = False, vision: bool = False, seed: int = 0,
                  budget: Budget | None = None, on_event: EventSink | None = None) -> None:
-        if reasoning not in modes.REASONING:
+        if modes.base(reasoning) is None:
             raise ValueError(f"unknown reasoning mode {reasoning!r}; "
                              f"modes: {', '.join(modes.REASONING)}")
         self.chat = chat

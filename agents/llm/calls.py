@@ -61,6 +61,8 @@ class CallRecord:
     seconds: float = 0.0
     label: str | None = None
     rejected: str | None = None
+    top_logprobs: list[tuple[str, float]] = field(default_factory=list)
+    """The first token's top log-probabilities, when the request asked for them."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -153,6 +155,7 @@ class Caller:
         record.text = completion.text
         record.reasoning = completion.reasoning
         record.finish = completion.finish
+        record.top_logprobs = list(completion.top_logprobs)
         if completion.finish == "length":
             record.failure = "truncated"
             record.failure_detail = (f"the answer was cut off at the {request.max_tokens}-token "

@@ -46,6 +46,9 @@ class ChatRequest:
     max_tokens: int = 1024
     temperature: float | None = 0.2
     seed: int | None = None
+    logprobs: bool = False
+    """Ask for the top log-probabilities of the answer's first token (providers that have
+    them; RAP's yes/no judgements)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class Completion:
     finish: Finish
     prompt_tokens: int | None
     completion_tokens: int | None
+    top_logprobs: tuple[tuple[str, float], ...] = ()
+    """The first answer token's most likely tokens and their log-probabilities, when asked
+    for and returned."""
 
 
 class ProviderFault(Exception):

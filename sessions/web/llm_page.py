@@ -36,7 +36,7 @@ from agents.llm import (
     opponent_choices,
 )
 from agents.llm.local import missing
-from agents.llm.modes import REASONING
+from agents.llm.modes import REASONING, base
 from agents.specs import AgentSpec, make_agent, parse_spec
 from games.registry import GameSpec
 from sessions.web.llm_panel import Panel
@@ -159,7 +159,7 @@ def pick(opponent: str | None, keyring: Keyring) -> Pick:
     choice = next((c for c in opponent_choices() if c.provider == entry.provider
                    and c.id == entry.id), None)
     status = choice.status if choice else "ready"
-    reasoning = next((m for m in parsed.modes if m in REASONING), "prompt")
+    reasoning = next((base(m) for m in parsed.modes if base(m)), None) or "prompt"
     slot = key_slot(entry)
     held = keyring.holds(slot)
     where = PROVIDER_NAMES.get(entry.provider) or entry.base_url or "the model's server"
@@ -214,10 +214,10 @@ def with_reasoning(opponent: str | Sequence[str], reasoning: str | None
         return [str(with_reasoning(one, reasoning)) for one in opponent]
     if not reasoning or "/" not in opponent:
         return opponent
-    if reasoning not in REASONING:
+    if base(reasoning) is None:
         raise ValueError(f"reasoning mode {reasoning!r} is not one of {', '.join(REASONING)}")
     head, *modes = opponent.split("+")
-    return "+".join([head, reasoning, *(m for m in modes if m not in REASONING)])
+    return "+".join([head, reasoning, *(m for m in modes if base(m) is None)])
 
 
 # --- seats ------------------------------------------------------------------------------
