@@ -168,12 +168,13 @@ class _TimedISMCTS(ismcts.ISMCTSBot):
         started = time.perf_counter()
         deadline = started + self._seconds if self._seconds > 0 else None
         self.simulations_run = 0
-        for _ in range(self._max_simulations):
+        for _ in range(max(2, self._max_simulations)):
             now = time.perf_counter()
             each = (now - started) / max(1, self.simulations_run)
-            if deadline is not None and self.simulations_run \
+            if deadline is not None and self.simulations_run >= 2 \
                     and now + max(2 * each, self._MARGIN) > deadline:
-                break  # the next simulation could end past the clock
+                break  # the next simulation could end past the clock (the first two always
+                # run: the first only opens the root, and a move needs a visited child)
             self.run_simulation(self.sample_root_state(state))
             self.simulations_run += 1
         return self.get_final_policy(state, self._root_node)
