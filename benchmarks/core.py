@@ -79,13 +79,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--search-moves", type=int, default=5)
-    parser.add_argument("--games", nargs="*", metavar="GAME", help="only these games")
+    parser.add_argument("--games", nargs="*", default=None, metavar="ID",
+                        help="only these games (default: every registered game)")
     args = parser.parse_args()
     print(f"{'game':<28}{'resolve label µs':>17}{'resolve LLM µs':>15}{'engine step µs':>15}"
           f"{'agent':>8}{'default s (max)':>17}{'1000 sims s (max)':>19}")
-    for spec in registry.all_games():
-        if args.games and spec.id not in args.games:
-            continue
+    specs = [registry.get(g) for g in args.games] if args.games else registry.all_games()
+    for spec in specs:
         typed, llm = adapter_times(spec, args.positions)
         steps = engine_times(spec, 5)
         search = [a for a in agents_for(spec) if a in ("mcts", "ismcts")]

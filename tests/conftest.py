@@ -48,16 +48,6 @@ def random_states(spec: GameSpec, seed: int, limit: int = 400) -> list[pyspiel.S
     return states
 
 
-def seat_worlds(state: pyspiel.State, seat: int, *, samples: int = 6) -> list[pyspiel.State]:
-    """Worlds ``seat`` cannot tell from ``state``: all of them, or, for games that deal the
-    unseen cards again themselves (too many worlds to list), ``samples`` of them."""
-    from agents.search import consistent_worlds, redeals_itself, redealt_worlds
-
-    if redeals_itself(state):
-        return redealt_worlds(state, seat, samples, np.random.default_rng(len(state.history())))
-    return consistent_worlds(state, seat)[0]
-
-
 def acting_players(state: pyspiel.State) -> list[int]:
     if state.is_terminal() or state.is_chance_node():
         return []
@@ -102,3 +92,32 @@ def page(browser, app, viewport):
     opened.goto(app.url)
     yield opened
     context.close()
+
+
+# --- the store's backends ------------------------------------------------------------------
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server on a loopback port (tests/postgres.py), once per test run
+    (per xdist worker)."""
+    from tests import postgres
+
+    if postgres.binaries() is None:
+        pytest.skip("Debian's postgresql is not installed (scripts/test.sh installs it)")
+    pytest.importorskip("psycopg")
+    with postgres.running_postgres() as server:
+        yield server
+
+
+@pytest.fixture(params=BACKENDS)
+def store_location(request, tmp_path) -> str:
+    """Where a fresh, empty store is: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "arena.sqlite3")
+    from tests import postgres
+
+    server = request.getfixturevalue("postgres_server")
+    return postgres.database(server, f"t{abs(hash(request.node.nodeid)) % 10**12}")

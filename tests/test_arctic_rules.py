@@ -320,3 +320,13 @@ def test_games_last_sixteen_rounds_and_no_card_is_lost_or_made():
         assert sorted(_all_cards(state) + unused) == box
         assert len(state.history()) <= GAME.max_game_length()
         assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_the_record_keeps_gamebench_score_and_the_tribe_sizes():
+    state = skirmish({0: ["Refugee"], 1: ["Thugs", "Thugs", "Thugs"]}, contested_left=False,
+                     prize="Sled Team", discards={0: ["Tribe Family"] * 3})
+    kept = SPEC.metrics(state, ["random", "random"])["gamebench"]
+    assert kept["share"] == [1.0, 0.0] and kept["tribe_size"] == state.tribe_sizes()
+    assert kept["contested_won"] == [[], ["Sled Team"]]
+    tied = skirmish({0: ["Brawler"], 1: ["Brawler"]}, contested_left=False)
+    assert SPEC.metrics(tied, ["random", "random"])["gamebench"]["share"] == [0.5, 0.5]

@@ -156,7 +156,7 @@ def test_a_whole_game_by_clicks_against_random(page, app):
     mine = [m for m in record.moves if m.seat == 0]
     assert mine and all(m.meta["input"] == "click" for m in mine)
     assert sum(1 for m in mine if m.label == "end gathering") == 16
-    sizes = record.metrics["arctic_scavengers"]["tribe_size"]
+    sizes = record.metrics["gamebench"]["tribe_size"]
     verdict = "won" if sizes[0] > sizes[1] else "lost" if sizes[0] < sizes[1] else "drew"
     expected = {"won": "You won", "lost": "You lost", "drew": "Draw"}[verdict]
     assert expected in status.inner_text()

@@ -7,7 +7,14 @@ import base64
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agents.llm.chat import ChatRequest, Completion, OnToken, ProviderFault, provider_faults
+from agents.llm.chat import (
+    ChatRequest,
+    Completion,
+    OnOpen,
+    OnToken,
+    ProviderFault,
+    provider_faults,
+)
 
 # Fields some compatible servers use for a reasoning model's thinking (DeepSeek, vLLM: the
 # first; Ollama, OpenRouter: the second).
@@ -34,10 +41,12 @@ class OpenAIChat:
         self.token_limit_field = token_limit_field
 
     def stream(self, request: ChatRequest, *, on_token: OnToken, timeout: float,
-               keep_going: Callable[[], None]) -> Completion:
+               keep_going: Callable[[], None], on_open: OnOpen | None = None) -> Completion:
         text: list[str] = []
         with provider_faults(self.client.api_key, text):
             stream = self.client.chat.completions.create(**self._arguments(request, timeout))
+            if on_open is not None:
+                on_open(stream.close)
             with stream:
                 return self._read(stream, text, on_token, keep_going)
 

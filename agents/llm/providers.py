@@ -45,6 +45,7 @@ from agents.llm.events import EventSink
 from agents.llm.local import LocalModelError, LocalServers, local_servers
 from agents.llm.modes import REASONING, base, canonical
 from agents.llm.openai_chat import OpenAIChat
+from agents.llm.redaction import held_keys
 from agents.naming import AgentSpec, SpecError
 from games.registry import GameSpec
 
@@ -112,12 +113,24 @@ def build_agent(spec: AgentSpec, game: GameSpec, params: dict[str, object], seed
     provider, model = spec.provider or "", spec.model or ""
     modes = canonical_modes(provider, model, spec.modes, opponents=opponents)
     entry = opponents.find(provider, model)
-    budget = budget or Budget()
+    if budget is None:
+        budget = Budget()
+        if entry.first_token_seconds is not None:  # a model that thinks before it writes
+            wait = entry.first_token_seconds
+            budget = Budget(first_token_seconds=wait,
+                            request_timeout=max(budget.request_timeout, wait))
+    env = os.environ if env is None else env
     chat = _chat(entry, api_key=api_key, client=client, budget=budget, servers=servers,
-                 env=os.environ if env is None else env)
+                 env=env)
+    own = str(getattr(getattr(chat, "client", None), "api_key", None) or "")
+    names = [name for known in opponents for name in known.key_names()]
+
+    def keys() -> frozenset[str]:  # every key the process holds, this seat's own included
+        return held_keys(env={**os.environ, **env}, names=names) | {own}
+
     return LLMAgent(chat, entry, entity="+".join([f"{provider}/{model}", *modes]),
                     reasoning=modes[0], structured="json" in modes, vision="vision" in modes,
-                    seed=seed, budget=budget, on_event=on_event)
+                    seed=seed, budget=budget, on_event=on_event, keys=keys)
 
 
 def _chat(entry: Opponent, *, api_key: str | None, client: Any, budget: Budget,

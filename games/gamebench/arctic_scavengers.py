@@ -13,7 +13,7 @@ agents (far too many hidden deals to enumerate).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -121,14 +121,19 @@ pyspiel.register_game(_GAME_TYPE, ArcticGame)
 
 # --- the registry entry -----------------------------------------------------------------------
 
-def _metrics(state: pyspiel.State, entities: list[str] | Any) -> dict[str, Any]:
-    """Tribe sizes and contested resources won, per seat (GameBench scored this game 1 for
-    the winner and 0 for the loser, so its score is the win/draw/loss itself)."""
+def _metrics(state: pyspiel.State, entities: Sequence[str]) -> dict[str, Any]:
+    """GameBench's score beside our win/draw/loss: GameBench gave this game's point to the
+    largest tribe (no share of points), so its score is 1 to the winner, 0 to the others
+    (½ each for tied largest tribes here; GameBench gave ties to its second player). The
+    tribe sizes and contested resources won are kept with it."""
     assert isinstance(state, ArcticState)
-    return {"arctic_scavengers": {
-        "tribe_size": state.tribe_sizes(),
+    sizes = state.tribe_sizes()
+    best = [p for p, size in enumerate(sizes) if size == max(sizes)]
+    share = [1.0 / len(best) if p in best else 0.0 for p in range(len(sizes))]
+    return {"gamebench": {
+        "score": "largest_tribe", "share": share, "tribe_size": sizes,
         "contested_won": [[NAMES[c] for c in t.won] for t in state.tribes],
-        "rounds": state.round,
+        "rounds": state.round, "complete": state.is_terminal(),
     }}
 
 
