@@ -108,7 +108,7 @@ def _wait_for_my_turn(page) -> str:
 
 def test_a_whole_game_by_clicks_against_random(page, app):
     _answer_consent(page, name="Scavenger")
-    _start(page, "Board games › Arctic Scavengers", seat="first")
+    _start(page, "Cards, dice and bids › Arctic Scavengers", seat="first")
     page.get_by_text("Board as text").click()
     dug, shots = set(), set()
     for _ in range(400):

@@ -153,7 +153,7 @@ ARCTIC_SCAVENGERS = GameSpec(
         "hand, never sniped, had no discard pile and counted one hand)."
     ),
     benchmark="GameBench",
-    board="grid",
+    board="table",
     visibility=Visibility(moves=True, chance=False),
     max_seats=MAX_PLAYERS,
     rule_values=lambda params: {"players": str(params.get("players", 2))},

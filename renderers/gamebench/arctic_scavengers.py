@@ -9,7 +9,8 @@ action being built, or a medicine to pay with it), the action in progress and a 
 buttons (dig, draw, hunt, trash, end gathering; confirm and cancel; keep nothing; pass).
 
 Click targets are move labels: every spot of :func:`layout` that is a legal move names it,
-so :func:`hit_test` and :func:`centres` read the same boxes :func:`image` draws. Everything
+so :func:`hit_test` and :func:`centres` read the same boxes :func:`image` draws. (It is a
+table game for the page: every legal move also gets a button below the image.) Everything
 comes from :func:`games.gamebench.arctic_sight.sight`, so the image shows only what the seat
 may know.
 """
