@@ -1,4 +1,9 @@
-"""Command line: ``python -m sessions play | ratings | gama | export``."""
+"""Command line: ``python -m sessions play | ratings | gama | export``.
+
+Each command imports what it uses when it runs: ``ratings --gamebench FILE`` reads no store,
+plays nothing and draws nothing, so it loads neither OpenSpiel, the agents, choix nor
+matplotlib (``python -X importtime -m sessions ratings ...`` shows it).
+"""
 
 from __future__ import annotations
 
@@ -7,23 +12,20 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from agents.specs import SpecError
-from sessions.engine import FailurePolicy
-from sessions.ratings import report as ratings
 from sessions.ratings.bradley_terry import DEFAULT_ALPHA
 from sessions.ratings.gamebench_format import (
     GAMEBENCH_ALPHA,
     GAMEBENCH_RESAMPLING,
     GAMEBENCH_TIES,
-    read_gamebench,
-    write_gamebench,
 )
-from sessions.ratings.leaderboard import parse_when
-from sessions.ratings.nra import nra_table
-from sessions.ratings.results import ResultSet, by_player, results_from_store, select
-from sessions.store import Store, StoreError, default_path, export_jsonl
-from sessions.tournament import run_tournament
+
+if TYPE_CHECKING:
+    from sessions.ratings.nra import PairNRA
+    from sessions.ratings.results import ResultSet
+
+STORE_FILE = "store file (default $ARENA_DATA_DIR/arena.sqlite3; ARENA_DATA_DIR defaults to ./data)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,10 +33,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (SpecError, StoreError, KeyError, ValueError) as err:
-        message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
-        print(f"error: {message}", file=sys.stderr)
-        return 2
+    except (KeyError, ValueError) as err:  # agents.specs.SpecError is a ValueError
+        return _refuse(err)
+    except RuntimeError as err:
+        from sessions.store import StoreError  # already loaded if the store raised it
+
+        if not isinstance(err, StoreError):
+            raise
+        return _refuse(err)
+
+
+def _refuse(err: Exception) -> int:
+    message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="one agent spec per seat, e.g. mcts random (see README)")
     play.add_argument("--matches", type=int, default=10)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--db", type=Path, default=None, help=f"store file (default {default_path()})")
+    play.add_argument("--db", type=Path, default=None, help=STORE_FILE)
     play.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                       help="override a game parameter (repeatable)")
     play.add_argument("--retries", type=int, default=2,
@@ -86,7 +98,7 @@ def _ratings_parser(sub: argparse._SubParsersAction) -> None:
                     "stored matches, or from a GameBench matches.json file.")
     source = rate.add_mutually_exclusive_group()
     source.add_argument("--db", type=Path, default=None,
-                        help=f"store file (default {default_path()})")
+                        help=STORE_FILE)
     source.add_argument("--gamebench", type=Path, default=None, metavar="FILE",
                         help="rate a GameBench matches.json instead (GameBench's convention: "
                              f"ties dropped, alpha {GAMEBENCH_ALPHA:g}, pooled resampling, "
@@ -120,6 +132,9 @@ def _ratings_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _ratings(args: argparse.Namespace) -> int:
+    from sessions.ratings import report as ratings
+    from sessions.ratings.results import by_player, parse_when, select
+
     gamebench = args.gamebench is not None
     ties: ratings.Ties = args.ties or (GAMEBENCH_TIES if gamebench else "half")
     resampling: ratings.Resampling = args.resample or (
@@ -130,11 +145,7 @@ def _ratings(args: argparse.Namespace) -> int:
         (GAMEBENCH_ALPHA if gamebench else DEFAULT_ALPHA), level=args.level,
         resampling=resampling)
     settings.check()
-    if gamebench:
-        found = ResultSet(read_gamebench(args.gamebench))
-    else:
-        with Store(args.db) as store:
-            found = results_from_store(store)
+    found = _gamebench_results(args.gamebench) if gamebench else _stored_results(args.db)
     results = found.results
     if args.by_player:
         results = by_player(results, args.by_player)
@@ -145,7 +156,7 @@ def _ratings(args: argparse.Namespace) -> int:
         raise ValueError(f"no rated matches of {args.game!r}; games with rated matches: "
                          f"{', '.join(known) or 'none'}")
     report = ratings.rate(chosen, settings, dropped=found.dropped, per_game=not args.game)
-    pairs, skipped = nra_table(chosen) if args.nra else ([], None)
+    pairs, skipped = _nra(chosen) if args.nra else ([], None)
     if args.json:
         data = report.to_dict()
         if args.nra:
@@ -158,6 +169,27 @@ def _ratings(args: argparse.Namespace) -> int:
         print()
         print(_nra_text(pairs, skipped or {}))
     return 0
+
+
+def _gamebench_results(path: Path) -> ResultSet:
+    from sessions.ratings.gamebench_format import read_gamebench
+    from sessions.ratings.results import ResultSet
+
+    return ResultSet(read_gamebench(path))
+
+
+def _stored_results(db: Path | None) -> ResultSet:
+    from sessions.ratings.results import results_from_store
+    from sessions.store import Store
+
+    with Store(db) as store:
+        return results_from_store(store)
+
+
+def _nra(results: list) -> tuple[list[PairNRA], Mapping[str, int]]:
+    from sessions.ratings.nra import nra_table
+
+    return nra_table(results)
 
 
 def _nra_text(pairs: list, skipped: Mapping[str, int]) -> str:
@@ -183,6 +215,10 @@ def _params(pairs: list[str]) -> dict[str, str]:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from sessions.engine import FailurePolicy
+    from sessions.store import Store
+    from sessions.tournament import run_tournament
+
     if args.matches < 1:
         raise ValueError("--matches must be at least 1")
     with Store(args.db) as store:
@@ -202,6 +238,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _gama(args: argparse.Namespace) -> int:
     from sessions.ratings.gama_table import GAMES, gama_table, markdown
+    from sessions.store import Store
 
     with Store(args.db) as store:
         rows = gama_table((r for g in GAMES for r in store.records(game=g)),
@@ -216,6 +253,8 @@ def _gama(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from sessions.store import Store, export_jsonl
+
     if args.format == "gamebench":
         return _export_gamebench(args)
     with Store(args.db) as store:
@@ -229,8 +268,10 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _export_gamebench(args: argparse.Namespace) -> int:
-    with Store(args.db) as store:
-        found = results_from_store(store)
+    from sessions.ratings.gamebench_format import write_gamebench
+    from sessions.ratings.results import select
+
+    found = _stored_results(args.db)
     results = select(found.results, game=args.game)
     if args.out is None:
         count, skipped = write_gamebench(results, sys.stdout)

@@ -20,7 +20,7 @@ import io
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,33 +29,19 @@ import numpy as np
 from sessions.ratings import gama_table
 from sessions.ratings.nra import PairNRA, nra_table
 from sessions.ratings.report import RatingReport, RatingTable, Settings, rate
-from sessions.ratings.results import ResultSet, by_player, results_from_store, select
+from sessions.ratings.results import (
+    ResultSet,
+    by_player,
+    parse_when,
+    results_from_store,
+    select,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from sessions.record import MatchRecord
     from sessions.store import Store
-
-
-def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
-    """A time as seconds since the epoch from ``YYYY-MM-DD`` (UTC; ``end`` means the end of
-    that day), an ISO date-time, or a number; None or "" for no bound."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    text = value.strip()
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"cannot read the date {value!r}; write YYYY-MM-DD or "
-                         "YYYY-MM-DDTHH:MM (UTC unless an offset is given)") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    if end and len(text) == 10:
-        moment += timedelta(days=1)
-    return moment.timestamp()
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
-from sessions.record import MatchRecord
+if TYPE_CHECKING:  # only for types: the record module loads OpenSpiel
+    from sessions.record import MatchRecord
 
 HUMAN = "human"
 KINDS = frozenset({"random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "human",
@@ -125,6 +127,26 @@ def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchRes
                                       strict=True))
         out.append(replace(r, entities=names) if names != r.entities else r)
     return out
+
+
+def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
+    """A time as seconds since the epoch from ``YYYY-MM-DD`` (UTC; ``end`` means the end of
+    that day), an ISO date-time, or a number; None or "" for no bound."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    text = value.strip()
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"cannot read the date {value!r}; write YYYY-MM-DD or "
+                         "YYYY-MM-DDTHH:MM (UTC unless an offset is given)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if end and len(text) == 10:
+        moment += timedelta(days=1)
+    return moment.timestamp()
 
 
 def select(results: Iterable[MatchResult], *, game: str | None = None,
