@@ -135,12 +135,13 @@ class Store:
         return MatchRecord.from_json(row[0][0])
 
     def records(self, *, game: str | None = None, limit: int | None = None,
-                newest_first: bool = False) -> Iterator[MatchRecord]:
-        """Stored sessions, oldest first unless ``newest_first``."""
-        sql = "SELECT record FROM matches"
-        args: list[Any] = []
+                newest_first: bool = False, after: int = 0) -> Iterator[MatchRecord]:
+        """Stored sessions, oldest first unless ``newest_first``; with ``after``, only those
+        written after that point of :meth:`results`' ``seq``."""
+        sql = "SELECT record FROM matches WHERE rowid > ?"
+        args: list[Any] = [after]
         if game is not None:
-            sql += " WHERE game = ?"
+            sql += " AND game = ?"
             args.append(game)
         sql += f" ORDER BY ended_at {'DESC' if newest_first else 'ASC'}, id"
         if limit is not None:
@@ -185,22 +186,30 @@ class Store:
                 raise StoreError(f"{self.path}: {err}") from None
             return int(count), int(version), int(self._db.total_changes)
 
-    def results(self) -> list[dict[str, Any]]:
+    def results(self, *, after: int = 0) -> list[dict[str, Any]]:
         """Every stored session's result without its moves, oldest first: id, game, outcome,
-        research_use, ended_at and seats [{kind, entity, player_id, score, return}].
+        research_use, ended_at, seats [{kind, entity, player_id, score, return}] and seq.
 
         What ratings need, read from the seats table instead of parsing whole records.
+        ``seq`` grows with every write (a session saved again gets a new one, though the
+        last row's may be reused); ``after`` reads only sessions written after that seq, so
+        a reader that keeps up reads each session once (it checks :meth:`count` to notice a
+        replaced or vacuumed store and then reads everything again).
         """
+        # CROSS JOIN keeps matches outermost: SQLite would otherwise scan every seat to
+        # find the few sessions after ``after`` (70 ms instead of 0.2 ms at 100,000)
         rows = self._query(
-            "SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, s.seat, s.kind, "
-            "s.entity, s.player_id, s.score, s.return FROM matches m "
-            "JOIN seats s ON s.match_id = m.id ORDER BY m.ended_at, m.id, s.seat", ())
+            "SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, m.rowid, s.seat, "
+            "s.kind, s.entity, s.player_id, s.score, s.return FROM matches m "
+            "CROSS JOIN seats s ON s.match_id = m.id WHERE m.rowid > ? "
+            "ORDER BY m.ended_at, m.id, s.seat", (after,))
         out: list[dict[str, Any]] = []
-        for match_id, game, outcome, research, ended_at, _, kind, entity, player, score, ret \
-                in rows:
+        for match_id, game, outcome, research, ended_at, seq, _, kind, entity, player, score, \
+                ret in rows:
             if not out or out[-1]["id"] != match_id:
                 out.append({"id": match_id, "game": game, "outcome": outcome,
-                            "research_use": bool(research), "ended_at": ended_at, "seats": []})
+                            "research_use": bool(research), "ended_at": ended_at, "seq": seq,
+                            "seats": []})
             out[-1]["seats"].append({"kind": kind, "entity": entity, "player_id": player,
                                      "score": score, "return": ret})
         return out

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from sessions.ratings.resample import Cells, ChoiceGroup, Sample, Scatter, draw
+from sessions.ratings.resample import Cells, ChoiceGroup, Sample, draw
 
 DEFAULT_ALPHA = 0.01
 FloatArray = NDArray[np.float64]
@@ -91,40 +91,77 @@ def _log_probabilities(theta: FloatArray) -> FloatArray:
     return -below[:, :, None] - np.log(pi[:, :, None] + pi[:, None, :])
 
 
+class _Block:
+    """One choice group's events as dense arrays over its own items (few: a game's)."""
+
+    def __init__(self, group: ChoiceGroup) -> None:
+        self.items = group.items
+        self.counts = group.counts  # (M, k)
+        self.chosen = group.chosen
+        self.onehot = group.onehot
+        self.outer = group.outer
+
+    def terms(self, theta: FloatArray, kw: FloatArray, *, hessian: bool = True
+              ) -> tuple[FloatArray, FloatArray | None]:
+        """Gradient (B, k) and negative Hessian (B, k, k) of the events' log-likelihood
+        over the block's items. With q_mi = c_mi·π_i / S_m, S_m = Σ_i c_mi·π_i:
+        gradient Σ_m kw_m (δ_i,chosen − q_mi), curvature Σ_m kw_m (diag q_m − q_m q_mᵀ)."""
+        t = theta[:, self.items]
+        e = np.exp(t - t.max(axis=1, keepdims=True))
+        total = np.maximum(e @ self.counts.T, _TINY)  # (·, M)
+        rate = kw / total
+        load = rate @ self.counts  # Σ_m kw_m c_mi / S_m
+        grad = kw @ self.onehot - e * load
+        if not hessian:
+            return grad, None
+        k = len(self.items)
+        pair = ((rate / total) @ self.outer).reshape(-1, k, k)
+        curvature = -(e[:, :, None] * e[:, None, :]) * pair
+        curvature.reshape(-1, k * k)[:, ::k + 1] += e * load
+        return grad, curvature
+
+    def log_likelihood(self, theta: FloatArray, kw: FloatArray) -> FloatArray:
+        t = theta[:, self.items]
+        top = t.max(axis=1, keepdims=True)
+        total = np.maximum(np.exp(t - top) @ self.counts.T, _TINY)
+        return (kw * ((t - top)[:, self.chosen] - np.log(total))).sum(axis=1)
+
+
+_TINY = 1e-300  # a choice set whose items all lie 690 below the best: never an iterate
+
+
 class _Problem:
     """Ψ for a batch of resamples, with what does not change between Newton steps."""
 
     def __init__(self, comparisons: FloatArray, choice_counts: tuple[FloatArray, ...],
-                 groups: tuple[ChoiceGroup, ...], prior: float,
-                 plans: tuple[tuple[Scatter, Scatter], ...] | None = None,
+                 blocks: tuple[_Block, ...], prior: float,
                  total: FloatArray | None = None, wins: FloatArray | None = None) -> None:
         n = comparisons.shape[1]
         self.comparisons = comparisons
         # games played per pair, and wins per item
         self.total = comparisons + comparisons.swapaxes(1, 2) if total is None else total
         self.wins = comparisons @ np.ones(n) if wins is None else wins
-        self.choice_counts = choice_counts
-        self.groups = groups
+        self.choice_counts = choice_counts  # per block: each event's weight (B, M)
+        self.blocks = blocks
         self.prior = prior  # α·n
-        self.plans = plans if plans is not None else tuple(
-            (Scatter.of(g.members, n),
-             Scatter.of(g.members[:, :, None] * n + g.members[:, None, :], n * n))
-            for g in groups)
+
+    @staticmethod
+    def of(cells: Cells, sample: Sample, alpha: float,
+           blocks: tuple[_Block, ...] | None = None) -> _Problem:
+        blocks = tuple(_Block(g) for g in cells.groups) if blocks is None else blocks
+        return _Problem(sample.comparisons,
+                        tuple(g.event_weights(sample.standings, len(cells.pair))
+                              for g in cells.groups), blocks, alpha * cells.n_items)
 
     def rows(self, index: IntArray) -> _Problem:
         """The same problem for some of the resamples only."""
         return _Problem(self.comparisons[index], tuple(kw[index] for kw in self.choice_counts),
-                        self.groups, self.prior, self.plans, self.total[index],
-                        self.wins[index])
+                        self.blocks, self.prior, self.total[index], self.wins[index])
 
     def objective(self, theta: FloatArray) -> FloatArray:
         value = (self.comparisons * _log_probabilities(theta)).sum(axis=(1, 2))
-        for group, kw in zip(self.groups, self.choice_counts, strict=True):
-            t = theta[:, group.members]
-            top = t.max(axis=2, keepdims=True)
-            norm = np.log(np.exp(t - top).sum(axis=2)) + top[..., 0]
-            chosen = np.take_along_axis(t, group.chosen[None, :, None].repeat(len(t), 0), 2)
-            value += (kw * (chosen[..., 0] - norm)).sum(axis=1)
+        for block, kw in zip(self.blocks, self.choice_counts, strict=True):
+            value += block.log_likelihood(theta, kw)
         # e^θ is capped where it would overflow: such a θ is far below the optimum anyway
         return value + self.prior * (theta - np.exp(np.minimum(theta, _EXP_CAP))).sum(axis=1)
 
@@ -143,10 +180,10 @@ class _Problem:
         curvature = np.subtract(p, expected, out=p)  # −N p (1 − p) off the diagonal
         diagonal = curvature.reshape(len(theta), n * n)[:, ::n + 1]  # a view
         diagonal -= curvature @ ones
-        for plans, group, kw in zip(self.plans, self.groups, self.choice_counts, strict=True):
-            g, h = _choice_derivatives(group, plans, kw, theta)
-            grad += g
-            curvature += h
+        for block, kw in zip(self.blocks, self.choice_counts, strict=True):
+            g, h = block.terms(theta, kw)
+            grad[:, block.items] += g
+            curvature[:, block.items[:, None], block.items[None, :]] += h
         pi = np.exp(np.minimum(theta, _EXP_CAP))
         grad += self.prior * (1.0 - pi)
         diagonal += self.prior * pi
@@ -166,8 +203,8 @@ class _Problem:
             rates = pi[:, :, None] + pi[:, None, :]
             np.divide(self.total, rates, out=rates)
             grad = self.wins - pi * (rates @ np.ones(theta.shape[1]))
-        for plans, group, kw in zip(self.plans, self.groups, self.choice_counts, strict=True):
-            grad += _choice_derivatives(group, plans, kw, theta, hessian=False)[0]
+        for block, kw in zip(self.blocks, self.choice_counts, strict=True):
+            grad[:, block.items] += block.terms(theta, kw, hessian=False)[0]
         return grad + self.prior * (1.0 - np.exp(np.minimum(theta, _EXP_CAP)))
 
     def gradient_at(self, point: FloatArray) -> FloatArray:
@@ -175,34 +212,12 @@ class _Problem:
         :meth:`derivatives`, as the win probabilities are shared."""
         p = _probabilities(point[None])[0]
         grad = self.wins - (self.total * p) @ np.ones(len(point))
-        at = np.broadcast_to(point, grad.shape)
-        for plans, group, kw in zip(self.plans, self.groups, self.choice_counts, strict=True):
-            grad += _choice_derivatives(group, plans, kw, at, hessian=False)[0]
+        for block, kw in zip(self.blocks, self.choice_counts, strict=True):
+            grad[:, block.items] += block.terms(point[None], kw, hessian=False)[0]
         return grad + self.prior * (1.0 - np.exp(np.minimum(point, _EXP_CAP)))
 
 
 _EXP_CAP = 500.0
-
-
-def _choice_derivatives(group: ChoiceGroup, plans: tuple[Scatter, Scatter], kw: FloatArray,
-                        theta: FloatArray, *, hessian: bool = True
-                        ) -> tuple[FloatArray, FloatArray | None]:
-    """Gradient and negative Hessian (unless ``hessian`` is false) of the choice
-    log-likelihood terms of one group."""
-    batch, n = theta.shape
-    events, size = group.members.shape
-    t = theta[:, group.members]
-    q = np.exp(t - t.max(axis=2, keepdims=True))
-    q /= q.sum(axis=2, keepdims=True)
-    onehot = np.zeros((events, size))
-    onehot[np.arange(events), group.chosen] = 1.0
-    per_seat = kw[..., None] * (onehot[None] - q)
-    grad = plans[0].add(per_seat.reshape(batch, -1), np.zeros((batch, n)))
-    if not hessian:
-        return grad, None
-    outer = kw[..., None, None] * (q[..., :, None] * (np.eye(size) - q[..., None, :]))
-    hess = plans[1].add(outer.reshape(batch, -1), np.zeros((batch, n * n)))
-    return grad, hess.reshape(batch, n, n)
 
 
 STOP = 1e-5
@@ -236,18 +251,15 @@ def _fit(cells: Cells, sample: Sample, alpha: float, start: FloatArray | None, t
         first, inverse = distinct
         sample = sample.take(first)
         starts = starts if len(starts) == 1 else starts[first]
-    per_row = n ** 2 + sum(g.members.size * g.members.shape[1] for g in cells.groups)
+    per_row = n ** 2 + sum(g.counts.size * g.counts.shape[1] for g in cells.groups)
     chunk = max(_FEWEST_ROWS, chunk_elements // max(per_row, 1))
     out = np.empty((len(sample), n))
-    offset = len(cells.pair)
     centre = starts[0] if len(starts) == 1 else _uncentre(starts.mean(axis=0))[0]
-    shared = _shared_inverse(cells, centre, alpha) if len(sample) > 1 else None
+    blocks = tuple(_Block(g) for g in cells.groups)
+    shared = _shared_inverse(cells, centre, alpha, blocks) if len(sample) > 1 else None
     for lo in range(0, len(sample), chunk):
         part = sample.rows(lo, lo + chunk)
-        problem = _Problem(part.comparisons,
-                           tuple(part.standings[:, g.cell - offset] * g.weight
-                                 for g in cells.groups),
-                           cells.groups, alpha * n)
+        problem = _Problem.of(cells, part, alpha, blocks)
         theta = np.repeat(starts, len(part), axis=0) if len(starts) == 1 \
             else starts[lo:lo + chunk].copy()
         done = np.zeros(len(part), bool)
@@ -263,13 +275,11 @@ def _fit(cells: Cells, sample: Sample, alpha: float, start: FloatArray | None, t
     return out if distinct is None else out[distinct[1]]
 
 
-def _shared_inverse(cells: Cells, start: FloatArray, alpha: float) -> FloatArray:
+def _shared_inverse(cells: Cells, start: FloatArray, alpha: float,
+                    blocks: tuple[_Block, ...]) -> FloatArray:
     """The inverse negative Hessian of Ψ on the whole weighted data at ``start``: what every
     resample's first step shares (resamples average to that data)."""
-    whole = cells.expected()
-    problem = _Problem(whole.comparisons,
-                       tuple(whole.standings[:, g.cell - len(cells.pair)] * g.weight
-                             for g in cells.groups), cells.groups, alpha * cells.n_items)
+    problem = _Problem.of(cells, cells.expected(), alpha, blocks)
     return np.linalg.inv(problem.derivatives(start[None])[1][0])
 
 
@@ -433,22 +443,23 @@ def _choice_comparisons(cells: Cells, drawn: FloatArray, theta: FloatArray) -> F
     weights = n * np.exp(theta - theta.max()) / np.exp(theta - theta.max()).sum()
     out = np.zeros((n, n))
     for group in cells.groups:
-        kw = drawn[group.cell - len(cells.pair)] * group.weight
-        total = weights[group.members].sum(axis=1)
-        winners = group.members[np.arange(len(group.chosen)), group.chosen]
-        for seat in range(group.members.shape[1]):
-            losers = group.members[:, seat]
-            np.add.at(out, (winners, losers),
-                      kw * (weights[winners] + weights[losers]) / total)
+        kw = group.event_weights(drawn[None, :], len(cells.pair))[0]
+        mine = weights[group.items]
+        total = group.counts @ mine
+        winners = group.items[group.chosen]
+        for j, item in enumerate(group.items):  # c_j seats of item j "lose" to the winner
+            np.add.at(out, (winners, np.full(len(winners), item)),
+                      kw * group.counts[:, j] * (mine[group.chosen] + mine[j]) / total)
     out[np.arange(n), np.arange(n)] = 0.0  # a seat "losing" to its own entity adds nothing
     return out
 
 
-def fit_point(cells: Cells, *, alpha: float = DEFAULT_ALPHA) -> FloatArray:
+def fit_point(cells: Cells, *, alpha: float = DEFAULT_ALPHA,
+              start: FloatArray | None = None) -> FloatArray:
     """The fit on the whole weighted data: choix's fixed point (tests hold the two to 1e-6;
-    :func:`fit_choix` computes it with choix itself), by Newton steps from zero to full
-    precision."""
-    return fit(cells, cells.expected(), alpha=alpha, tol=POINT_STOP)[0]
+    :func:`fit_choix` computes it with choix itself), by Newton steps to full precision
+    from zero or from ``start`` (an earlier fit: fewer steps, the same answer)."""
+    return fit(cells, cells.expected(), alpha=alpha, start=start, tol=POINT_STOP)[0]
 
 
 def bootstrap(cells: Cells, *, bootstrap: int, rng: np.random.Generator,

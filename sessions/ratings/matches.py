@@ -69,6 +69,27 @@ class Matches:
     def __len__(self) -> int:
         return len(self.game) + len(self.others)
 
+    def extend(self, more: Matches) -> Matches:
+        """These matches followed by ``more`` (entities and games merged, sorted)."""
+        entities = sorted(set(self.entities) | set(more.entities))
+        games = sorted(set(self.games) | set(more.games))
+
+        def moved(part: Matches) -> tuple[IntArray, IntArray, list[int]]:
+            items = np.searchsorted(entities, part.entities).astype(np.int64) \
+                if part.entities else np.zeros(0, np.int64)
+            where = np.searchsorted(games, part.games).astype(np.int64)
+            return items, where, items.tolist()
+
+        mine, theirs = moved(self), moved(more)
+        return Matches(
+            entities, games,
+            np.concatenate([mine[1][self.game], theirs[1][more.game]]),
+            np.concatenate([mine[0][self.seats], theirs[0][more.seats]]).reshape(-1, 2),
+            np.concatenate([self.scores, more.scores]).reshape(-1, 2),
+            tuple((int(where[g]), tuple(items[i] for i in seats), r)
+                  for part, (_, where, items) in ((self, mine), (more, theirs))
+                  for g, seats, r in part.others))
+
     def by_game(self) -> list[tuple[str, Matches]]:
         """Each game's matches, over the entities that played it (sorted), games sorted."""
         order = np.argsort(self.game, kind="stable")

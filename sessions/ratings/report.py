@@ -119,18 +119,22 @@ class RateCache:
     and resamples of games whose matches did not change (a game's table depends on its own
     matches only), and the overall resample fits as starting points for the new ones. The
     report is the one ``rate`` gives without a cache (to the fit's precision, 1e-9); only
-    the work differs."""
+    the work differs. A game counts as unchanged when it holds the very same result objects
+    in the same order (results are immutable), as a caller that keeps them gives."""
 
-    games: dict[tuple[object, ...], _GamePart] = field(default_factory=dict)
+    games: dict[tuple[Settings, str], _GamePart] = field(default_factory=dict)
     overall: dict[Settings, tuple[list[str], np.ndarray]] = field(default_factory=dict)
     reused: int = 0  # games whose work the last call reused, for tests and benchmarks
 
 
 @dataclass
 class _GamePart:
+    rows: list[MatchResult]
     matches: Matches
     cells: resample.Cells
     sample: resample.Sample
+    played: np.ndarray
+    score: np.ndarray
     table: RatingTable | None = None
 
 
@@ -152,43 +156,70 @@ def rate(results: Sequence[MatchResult], settings: Settings = Settings(), *,
 def _rate(results: Sequence[MatchResult], settings: Settings,
           dropped: Counter[str] | dict[str, int] | None, per_game: bool,
           cache: RateCache | None) -> RatingReport:
-    everything = Matches.of(results)
-    entities = everything.entities
-    tables: dict[str, RatingTable] = {}
-    parts = []
-    by_game = per_game or settings.resampling == "game"
-    kept: dict[tuple[object, ...], _GamePart] = {}
+    if not results:
+        overall = RatingTable(None, 0, 0, [], np.zeros((settings.bootstrap, 0)))
+        return RatingReport(overall, {}, dict(dropped or {}), settings)
+    if not (per_game or settings.resampling == "game"):  # GameBench's overall alone
+        everything = Matches.of(results)
+        cells = everything.cells(settings.ties)
+        played, score = everything.tallies()
+        overall = _table(None, everything.entities, (played, score), everything.ties(),
+                         len(everything), tuple(everything.games), cells,
+                         _draws(cells, settings, None), settings,
+                         _warm_start(cache, settings, everything.entities))
+        return RatingReport(overall, {}, dict(dropped or {}), settings)
+    games: dict[str, list[MatchResult]] = {}
+    for r in results:
+        games.setdefault(r.game, []).append(r)
+    kept: dict[tuple[Settings, str], _GamePart] = {}
     reused = 0
-    for game, matches in everything.by_game() if by_game else ():
-        key = (settings, matches.key())
-        part = cache.games.get(key) if cache is not None else None
-        if part is None:
-            cells = matches.cells(settings.ties)
-            part = _GamePart(matches, cells, _draws(cells, settings, game))
-        else:
+    for game in sorted(games):
+        rows = games[game]
+        part = cache.games.get((settings, game)) if cache is not None else None
+        if part is not None and _same(part.rows, rows):
             reused += 1
-        kept[key] = part
-        if per_game:
-            if part.table is None:
-                part.table = _table(game, matches, part.cells, part.sample, settings)
-            tables[game] = part.table
-        parts.append((part.cells, matches.items_in(everything), part.sample))
+        else:
+            matches = Matches.of(rows)
+            cells = matches.cells(settings.ties)
+            part = _GamePart(rows, matches, cells, _draws(cells, settings, game),
+                             *matches.tallies())
+        kept[(settings, game)] = part
     if cache is not None:
         cache.games, cache.reused = kept, reused
-    if not len(everything):
-        overall = RatingTable(None, 0, 0, [], np.zeros((settings.bootstrap, 0)))
-    elif settings.resampling == "game":
-        cells = resample.stack([(c, items) for c, items, _ in parts], len(entities))
-        overall = _table(None, everything, cells,
-                         resample.stack_samples(parts, len(entities)), settings,
-                         _warm_start(cache, settings, entities))
+    parts = list(kept.values())
+    entities = sorted({e for p in parts for e in p.matches.entities})
+    index = {e: i for i, e in enumerate(entities)}
+    items = [np.array([index[e] for e in p.matches.entities], np.int64) for p in parts]
+    tables: dict[str, RatingTable] = {}
+    for (_, game), part in kept.items() if per_game else ():
+        if part.table is None:
+            m = part.matches
+            part.table = _table(game, m.entities, (part.played, part.score), m.ties(), len(m),
+                                tuple(m.games), part.cells, part.sample, settings)
+        tables[game] = part.table
+    played, total = np.zeros(len(entities)), np.zeros(len(entities))
+    for part, where in zip(parts, items, strict=True):  # an entity's matches, game by game
+        np.add.at(played, where, part.played)
+        np.add.at(total, where, part.score * part.played)
+    tallies = (played, total / np.maximum(played, 1))
+    ties = sum(p.matches.ties() for p in parts)
+    start = _warm_start(cache, settings, entities)
+    if settings.resampling == "game":
+        stacked = [(p.cells, where, p.sample) for p, where in zip(parts, items, strict=True)]
+        cells = resample.stack([(c, where) for c, where, _ in stacked], len(entities))
+        sample = resample.stack_samples(stacked, len(entities))
     else:
-        cells = everything.cells(settings.ties)
-        overall = _table(None, everything, cells, _draws(cells, settings, None), settings,
-                         _warm_start(cache, settings, entities))
+        cells = Matches.of(results, entities).cells(settings.ties)
+        sample = _draws(cells, settings, None)
+    overall = _table(None, entities, tallies, ties, len(results), tuple(sorted(games)), cells,
+                     sample, settings, start)
     if cache is not None:
         cache.overall = {settings: (overall.entities, overall.samples)}
     return RatingReport(overall, tables, dict(dropped or {}), settings)
+
+
+def _same(before: list[MatchResult], now: list[MatchResult]) -> bool:
+    return len(before) == len(now) and all(a is b for a, b in zip(before, now, strict=True))
 
 
 def _warm_start(cache: RateCache | None, settings: Settings, entities: list[str]
@@ -222,7 +253,8 @@ def _draws(cells: resample.Cells, settings: Settings, game: str | None) -> resam
     return sample
 
 
-def _table(game: str | None, matches: Matches, cells: resample.Cells,
+def _table(game: str | None, entities: list[str], tallies: tuple[np.ndarray, np.ndarray],
+           ties: int, matches: int, game_ids: tuple[str, ...], cells: resample.Cells,
            sample: resample.Sample, settings: Settings,
            start: np.ndarray | None = None) -> RatingTable:
     point = bt.fit_point(cells, alpha=settings.alpha)
@@ -231,14 +263,12 @@ def _table(game: str | None, matches: Matches, cells: resample.Cells,
     tail = (1.0 - settings.level) / 2 * 100
     low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
     mean = samples.mean(axis=0)
-    played, score = matches.tallies()
+    played, score = tallies
     ranks = overlap_ranks(low, high)
     order = np.argsort(-mean, kind="stable")
-    entities = matches.entities
     rows = [Rating(entities[i], float(mean[i]), float(low[i]), float(high[i]), int(ranks[i]),
                    int(played[i]), float(score[i]), float(point[i])) for i in order]
-    return RatingTable(game, len(matches), matches.ties(), rows, samples[:, order],
-                       tuple(matches.games))
+    return RatingTable(game, matches, ties, rows, samples[:, order], game_ids)
 
 
 def cells_of(results: Sequence[MatchResult], entities: list[str], ties: Ties

@@ -85,12 +85,54 @@ def _runs(values: IntArray) -> IntArray:
 
 @dataclass(frozen=True)
 class ChoiceGroup:
-    """Luce choice events with choice sets of one size ``s``, from N-seat standings."""
+    """The Luce choice events of N-seat standings over a few ``items`` (one game's).
 
-    members: IntArray  # (E, s) items of each choice set (an item may sit in several seats)
-    chosen: IntArray  # (E,) position in ``members`` of the chosen seat
-    weight: FloatArray  # (E,) how much each choice counts (Breslow weights for ties)
-    cell: IntArray  # (E,) the cell (standing) each choice belongs to
+    An event is a choice set, written as how many of its seats each item holds
+    (``counts``), and the item chosen: the winner is chosen with probability
+    π_w / Σ_i counts_i·π_i, the same as seat by seat (seats of one item share its π). Equal
+    events of different standings, or of tied seats, are one event; ``cell``, ``event``
+    and ``weight`` list which standing cell adds how much weight (Breslow weights for
+    ties) to which event, so a resample's standing counts give each event's weight."""
+
+    items: IntArray  # (k,) the items the events involve
+    counts: FloatArray  # (M, k) seats of each item in each event's choice set
+    chosen: IntArray  # (M,) position in ``items`` of the item chosen
+    cell: IntArray  # (T,) standing cell ...
+    event: IntArray  # (T,) ... adds to this event ...
+    weight: FloatArray  # (T,) ... this much per draw of the cell
+
+    def event_weights(self, standings: FloatArray, offset: int) -> FloatArray:
+        """Each event's weight (B, M) from standing-cell counts (B, R); cell c is column
+        c − ``offset``."""
+        values = standings[:, self.cell - offset] * self.weight
+        return self._scatter.add(values, np.zeros((len(standings), len(self.counts))))
+
+    @functools.cached_property
+    def _scatter(self) -> Scatter:
+        return Scatter.of(self.event, len(self.counts))
+
+    @functools.cached_property
+    def onehot(self) -> FloatArray:
+        """(M, k): 1 at each event's chosen item."""
+        out = np.zeros(self.counts.shape)
+        out[np.arange(len(self.chosen)), self.chosen] = 1.0
+        return out
+
+    @functools.cached_property
+    def outer(self) -> FloatArray:
+        """(M, k·k): counts_i·counts_j of each event (for the curvature)."""
+        m, k = self.counts.shape
+        return (self.counts[:, :, None] * self.counts[:, None, :]).reshape(m, k * k)
+
+    def placed(self, items: IntArray, offset: int) -> ChoiceGroup:
+        """The same events with items renamed (``items[i]``) and cells moved by ``offset``
+        (what was worked out from the events alone comes along)."""
+        moved = ChoiceGroup(items[self.items], self.counts, self.chosen, self.cell + offset,
+                            self.event, self.weight)
+        for name in ("_scatter", "onehot", "outer"):
+            if name in self.__dict__:
+                moved.__dict__[name] = self.__dict__[name]
+        return moved
 
 
 @dataclass(frozen=True)
@@ -203,8 +245,7 @@ def stack(parts: Sequence[tuple[Cells, IntArray]], n_items: int) -> Cells:
     offset = k_all  # standing cells follow all the pair cells, part after part
     for s, (c, items) in enumerate(parts):
         k = len(c.pair)
-        groups += [ChoiceGroup(items[g.members], g.chosen, g.weight, g.cell - k + offset)
-                   for g in c.groups]
+        groups += [g.placed(items, offset - k) for g in c.groups]
         standing_weight.append(c.weight[k:])
         standing_stratum.append(np.full(c.n_cells - k, s))
         offset += c.n_cells - k
@@ -274,14 +315,31 @@ def collapse(n_items: int, a: IntArray, b: IntArray, share_a: FloatArray, share_
 
 def _choice_groups(standings: list[tuple[tuple[int, float], ...]], offset: int
                    ) -> tuple[ChoiceGroup, ...]:
-    by_size: dict[int, list[tuple[list[int], int, float, int]]] = {}
+    items = sorted({item for standing in standings for item, _ in standing})
+    local = {item: k for k, item in enumerate(items)}
+    events: dict[tuple[tuple[int, ...], int], int] = {}
+    cell, event, weight = [], [], []
     for r, standing in enumerate(standings):
-        for members, chosen, weight in choices(standing):
-            by_size.setdefault(len(members), []).append((members, chosen, weight, offset + r))
-    return tuple(
-        ChoiceGroup(np.array([e[0] for e in events], np.int64), np.array([e[1] for e in events]),
-                    np.array([e[2] for e in events], float), np.array([e[3] for e in events]))
-        for _, events in sorted(by_size.items()))
+        for members, chosen, w in _choices(standing):
+            counts = [0] * len(items)
+            for item in members:
+                counts[local[item]] += 1
+            cell.append(offset + r)
+            event.append(events.setdefault((tuple(counts), local[members[chosen]]), len(events)))
+            weight.append(w)
+    if not events:
+        return ()
+    return (ChoiceGroup(np.array(items, np.int64), np.array([k for k, _ in events], float),
+                        np.array([w for _, w in events], np.int64), np.array(cell, np.int64),
+                        np.array(event, np.int64), np.array(weight, float)),)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _choices(standing: tuple[tuple[int, float], ...]) -> tuple[tuple[tuple[int, ...], int, float],
+                                                                ...]:
+    """:func:`choices` of a standing, remembered: a live leaderboard rebuilds a game's cells
+    whenever a session of it is stored, and most standings were seen before."""
+    return tuple((tuple(members), k, w) for members, k, w in choices(standing))
 
 
 def choices(standing: Sequence[tuple[int, float]]) -> list[tuple[list[int], int, float]]:

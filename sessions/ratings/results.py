@@ -80,9 +80,14 @@ def results_from_store(store: Any) -> ResultSet:
     """Rateable results of every session in a :class:`sessions.store.Store`."""
     out = ResultSet([])
     for row in store.results():
-        _collect(out, _result(row["id"], row["game"], row["outcome"], row["research_use"],
-                              row["ended_at"], row["seats"]))
+        _collect(out, result_of_row(row))
     return out
+
+
+def result_of_row(row: dict[str, Any]) -> MatchResult | str:
+    """The result of one row of ``Store.results()``, or the reason it cannot be rated."""
+    return _result(row["id"], row["game"], row["outcome"], row["research_use"],
+                   row["ended_at"], row["seats"])
 
 
 def _collect(out: ResultSet, result: MatchResult | str) -> None:
