@@ -118,10 +118,14 @@ class Store:
             for seat, info in enumerate(record.seats)
         ]
         with self._lock, self._db:
+            # the next seq (rowid) is taken before the old row goes, so that a session saved
+            # again always comes after everything read so far (results(after=...))
+            seq = self._db.execute("SELECT coalesce(max(rowid), 0) + 1 FROM matches").fetchone()[0]
             self._db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
             self._db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (record.id, record.game, record.outcome, int(record.research_use),
+                "INSERT INTO matches (rowid, id, game, outcome, research_use, started_at, "
+                "ended_at, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (seq, record.id, record.game, record.outcome, int(record.research_use),
                  record.started_at, record.ended_at, record.to_json()),
             )
             self._db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
@@ -191,10 +195,9 @@ class Store:
         research_use, ended_at, seats [{kind, entity, player_id, score, return}] and seq.
 
         What ratings need, read from the seats table instead of parsing whole records.
-        ``seq`` grows with every write (a session saved again gets a new one, though the
-        last row's may be reused); ``after`` reads only sessions written after that seq, so
-        a reader that keeps up reads each session once (it checks :meth:`count` to notice a
-        replaced or vacuumed store and then reads everything again).
+        ``seq`` grows with every write, a session saved again included; ``after`` reads only
+        sessions written after that seq, so a reader that keeps up reads each session once
+        (and notices a session saved again: its id comes back).
         """
         # CROSS JOIN keeps matches outermost: SQLite would otherwise scan every seat to
         # find the few sessions after ``after`` (70 ms instead of 0.2 ms at 100,000)

@@ -286,7 +286,7 @@ def _shared_inverse(cells: Cells, start: FloatArray, alpha: float,
 _CHORD_STEPS = 12
 _CHORD_RATE = 0.4
 _CHORD_REACH = 4.0
-_CHORD_ACCURACY = 1e-9
+_CHORD_ACCURACY = 1e-8
 
 
 def _chord(problem: _Problem, theta: FloatArray, inverse: FloatArray, *, same_start: bool

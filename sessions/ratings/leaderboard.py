@@ -320,10 +320,13 @@ class Leaderboard:
         self._moving = threading.Lock()
         self._gama: dict[Filters, tuple[int, Table]] = {}
         self._gama_tally = gama_table.GamaTally()  # every shared GAMA-Bench session so far
+        self._tally_reloads = 0
+        self._tallying = threading.Lock()
         self._wanted: list[Filters] = []
         self._wake = threading.Condition(self._lock)
         self._worker: threading.Thread | None = None
         self._closed = False
+        self.refreshes = 0  # full views computed (bootstrap included)
 
     def results(self) -> tuple[tuple[int, int, int], ResultSet]:
         """(store revision, rateable results), read again only when the revision moved."""
@@ -345,6 +348,7 @@ class Leaderboard:
         return sorted(self.reader.snapshot().by_game)
 
     def view(self, filters: Filters = Filters()) -> LeaderboardView:
+        started = time.thread_time()
         revision = self.reader.refresh()
         with self._lock:
             held = self._views.get(filters)
@@ -356,10 +360,9 @@ class Leaderboard:
                 return quick
         if not self.live or held is None:
             return self._full(filters)
-        started = time.thread_time()
         with self._moving:
             view = self._moved(filters, held, revision)
-        self.budget.spend(time.thread_time() - started)
+        self.budget.spend(time.thread_time() - started)  # reading the new sessions included
         with self._lock:
             self._quick.pop(filters, None)
             self._quick[filters] = view
@@ -375,24 +378,26 @@ class Leaderboard:
                revision: tuple[int, int, int]) -> LeaderboardView:
         """The last full view with the newest sessions counted (point ratings), or as it
         was when the filters need the whole bootstrap (people only, dates, by player)."""
-        base, versions = held
+        base, _ = held
         if filters.humans_only or filters.since is not None or filters.until is not None \
                 or self.player_min_matches:
             return base
-        snapshot = self.reader.snapshot()
+        snapshot = self.reader.snapshot(results=False)
+        self._points.update(self.reader)
         games = [g for g in snapshot.by_game if filters.game in (None, g)]
-        if not games:
+        if not games or any(g not in self._points.sums for g in games):
             return base
-        report, pending = self._points.report(base.report, versions, snapshot, games,
-                                              snapshot.dropped)
+        counts = {game: table.matches for game, table in base.report.games.items()}
+        report, pending = self._points.report(base.report, counts, games, snapshot.dropped)
         return replace(base, revision=snapshot.revision, report=report,
                        nra=snapshot.nra.rows(filters.game),
                        nra_skipped=snapshot.nra.skipped(filters.game),
                        gama=self._gama_table(snapshot, filters), pending=pending)
 
-    def _full(self, filters: Filters) -> LeaderboardView:
+    def _full(self, filters: Filters, *, paced: bool = False) -> LeaderboardView:
         """Everything for the filters, bootstrap included (games that did not change since
-        the last time reuse their tables)."""
+        the last time reuse their tables). ``paced`` work (the background refresh) is paid
+        from the CPU budget; a view someone waits for is computed at once."""
         started = time.thread_time()
         snapshot = self.reader.snapshot()
         results = snapshot.results
@@ -421,15 +426,24 @@ class Leaderboard:
             self._views.move_to_end(filters)
             while len(self._views) > self._cache_size:
                 self._views.popitem(last=False)
-        self.budget.spend(time.thread_time() - started)
+        if paced:
+            self.budget.spend(time.thread_time() - started)
+        elif self.live and self.refreshes == 0:  # start-up: sum the games for point ratings
+            with self._moving:
+                self._points.update(self.reader)
+        self.refreshes += 1
         return view
 
     def _gama_table(self, snapshot: Snapshot, filters: Filters) -> Table:
-        held = self._gama.get(filters)
-        if held is None or held[0] != snapshot.gama_version:
-            held = (snapshot.gama_version, gama_scores(snapshot.gama, filters, self._gama_tally))
-            self._gama[filters] = held
-        return held[1]
+        with self._tallying:
+            if snapshot.reloads != self._tally_reloads:  # sessions may have been replaced
+                self._gama_tally, self._tally_reloads = gama_table.GamaTally(), snapshot.reloads
+            held = self._gama.get(filters)
+            if held is None or held[0] != snapshot.gama_version:
+                held = (snapshot.gama_version,
+                        gama_scores(snapshot.gama, filters, self._gama_tally))
+                self._gama[filters] = held
+            return held[1]
 
     # --- the background refresh (live only) -------------------------------------------------
 
@@ -450,13 +464,13 @@ class Leaderboard:
             delay = self.budget.wait(cost)
             if delay:
                 with self._lock:
-                    self._wake.wait(timeout=delay)
+                    self._wake.wait(timeout=min(delay, 60.0))
                 continue
             with self._lock:
                 filters = self._wanted.pop(0)
             started = time.thread_time()
             self.reader.refresh()
-            self._full(filters)
+            self._full(filters, paced=True)
             cost = time.thread_time() - started
 
     def close(self) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, compress
-from operator import attrgetter, itemgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter
 from typing import Literal
 
 import numpy as np
@@ -55,8 +55,12 @@ class Matches:
         two = (sizes == 2).tolist()
         pairs = seated if every else list(compress(seated, two))
         count = len(pairs)
-        first = np.fromiter(map(index.__getitem__, map(itemgetter(0), pairs)), np.int64, count)
-        second = np.fromiter(map(index.__getitem__, map(itemgetter(1), pairs)), np.int64, count)
+        # each distinct seating once (a few thousand among a million matches), then codes
+        seatings: dict[tuple[str, ...], int] = {}
+        code = np.fromiter(map(seatings.setdefault, pairs, map(len, repeat(seatings, count))),
+                           np.int64, count) if count else np.zeros(0, np.int64)
+        table = np.array([[index[a], index[b]] for a, b in seatings], np.int64).reshape(-1, 2)
+        first, second = table[code, 0], table[code, 1]
         scored = map(attrgetter("scores"), results if every else compress(results, two))
         scores = np.fromiter(chain.from_iterable(scored), float, 2 * count).reshape(count, 2)
         game = np.fromiter(map(game_index.__getitem__,
@@ -154,7 +158,7 @@ class Matches:
         scores = self.scores[apart].copy()
         scores[scores[:, 0] == scores[:, 1]] = 0.5
         played = np.bincount(seats.ravel(), minlength=n).astype(float)
-        total = np.bincount(seats.ravel(), weights=scores.ravel(), minlength=n)
+        total = np.bincount(seats.ravel(), weights=scores.ravel(), minlength=n).astype(float)
         rest: list[tuple[list[int], tuple[float, ...]]] = [
             (seats_, tuple(s)) for seats_, s in zip(
                 self.seats[~apart].tolist(), self.scores[~apart].tolist(), strict=True)]

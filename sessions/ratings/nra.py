@@ -82,6 +82,9 @@ class NRASums:
     def copy(self) -> NRASums:
         """A copy that later :meth:`add` calls do not change (rows already built are
         shared: they are never changed, only replaced)."""
+        for game in self._games:  # build missing rows here, so that later copies share them
+            if game not in self._rows:
+                self._rows[game] = self._game_rows(game)
         other = NRASums(self.objective)
         other._games = {game: {pair: list(acc) for pair, acc in sums.items()}
                         for game, sums in self._games.items()}

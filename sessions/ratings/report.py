@@ -160,28 +160,32 @@ def _rate(results: Sequence[MatchResult], settings: Settings,
         overall = RatingTable(None, 0, 0, [], np.zeros((settings.bootstrap, 0)))
         return RatingReport(overall, {}, dict(dropped or {}), settings)
     if not (per_game or settings.resampling == "game"):  # GameBench's overall alone
-        everything = Matches.of(results)
-        cells = everything.cells(settings.ties)
-        played, score = everything.tallies()
-        overall = _table(None, everything.entities, (played, score), everything.ties(),
-                         len(everything), tuple(everything.games), cells,
-                         _draws(cells, settings, None), settings,
-                         _warm_start(cache, settings, everything.entities))
+        alone = Matches.of(results)
+        cells = alone.cells(settings.ties)
+        overall = _table(None, alone.entities, alone.tallies(), alone.ties(), len(alone),
+                         tuple(alone.games), cells, _draws(cells, settings, None), settings,
+                         _warm_start(cache, settings, alone.entities))
         return RatingReport(overall, {}, dict(dropped or {}), settings)
-    games: dict[str, list[MatchResult]] = {}
-    for r in results:
-        games.setdefault(r.game, []).append(r)
+    everything: Matches | None = None
+    if cache is None:  # one pass over the results, split by game in arrays
+        everything = Matches.of(results)
+        split: list[tuple[str, Matches | None, list[MatchResult] | None]] = [
+            (game, matches, None) for game, matches in everything.by_game()]
+    else:  # by game as lists, so that unchanged games are recognised by their results
+        games: dict[str, list[MatchResult]] = {}
+        for r in results:
+            games.setdefault(r.game, []).append(r)
+        split = [(game, None, games[game]) for game in sorted(games)]
     kept: dict[tuple[Settings, str], _GamePart] = {}
     reused = 0
-    for game in sorted(games):
-        rows = games[game]
+    for game, matches, rows in split:
         part = cache.games.get((settings, game)) if cache is not None else None
-        if part is not None and _same(part.rows, rows):
+        if part is not None and rows is not None and _same(part.rows, rows):
             reused += 1
         else:
-            matches = Matches.of(rows)
+            matches = Matches.of(rows or []) if matches is None else matches
             cells = matches.cells(settings.ties)
-            part = _GamePart(rows, matches, cells, _draws(cells, settings, game),
+            part = _GamePart(rows or [], matches, cells, _draws(cells, settings, game),
                              *matches.tallies())
         kept[(settings, game)] = part
     if cache is not None:
@@ -209,10 +213,10 @@ def _rate(results: Sequence[MatchResult], settings: Settings,
         cells = resample.stack([(c, where) for c, where, _ in stacked], len(entities))
         sample = resample.stack_samples(stacked, len(entities))
     else:
-        cells = Matches.of(results, entities).cells(settings.ties)
+        cells = (everything or Matches.of(results, entities)).cells(settings.ties)
         sample = _draws(cells, settings, None)
-    overall = _table(None, entities, tallies, ties, len(results), tuple(sorted(games)), cells,
-                     sample, settings, start)
+    overall = _table(None, entities, tallies, ties, len(results),
+                     tuple(game for game, _, _ in split), cells, sample, settings, start)
     if cache is not None:
         cache.overall = {settings: (overall.entities, overall.samples)}
     return RatingReport(overall, tables, dict(dropped or {}), settings)
