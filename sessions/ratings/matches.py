@@ -116,17 +116,6 @@ class Matches:
                 tuple((0, tuple(local[i] for i in seats), r) for _, seats, r in mine))))
         return parts
 
-    def items_in(self, whole: Matches) -> IntArray:
-        """Where this part's entities sit in ``whole``'s entity list."""
-        index = {e: i for i, e in enumerate(whole.entities)}
-        return np.array([index[e] for e in self.entities], np.int64)
-
-    def key(self) -> tuple[object, ...]:
-        """Equal exactly when two parts hold the same matches in the same order."""
-        return (tuple(self.entities), tuple(self.games), self.game.tobytes(),
-                self.seats.tobytes(), self.scores.tobytes(),
-                tuple((g, seats, r.scores) for g, seats, r in self.others))
-
     def cells(self, ties: Ties) -> resample.Cells:
         """The fit's cells, pooled in one stratum: two-seat matches as fractional comparisons,
         others as standings, each match weighted 1/N_game."""

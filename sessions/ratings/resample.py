@@ -228,12 +228,6 @@ class Sample:
     def take(self, index: IntArray) -> Sample:
         return Sample(self.comparisons[index], self.standings[index])
 
-    @staticmethod
-    def concat(parts: Sequence[Sample]) -> Sample:
-        """Resamples one after another (blocks of the same data)."""
-        return Sample(np.concatenate([p.comparisons for p in parts]),
-                      np.concatenate([p.standings for p in parts]))
-
 
 def stack(parts: Sequence[tuple[Cells, IntArray]], n_items: int) -> Cells:
     """One stratum per part: cells over a subset of items (``items`` maps the part's item
