@@ -1,4 +1,4 @@
-"""Command line: ``python -m sessions play | ratings | gama | export``.
+"""Command line: ``python -m sessions play | tournament | ratings | gama | export``.
 
 Each command imports what it uses when it runs: ``ratings --gamebench FILE`` reads no store,
 plays nothing and draws nothing, so it loads neither OpenSpiel, the agents, choix nor
@@ -25,7 +25,14 @@ if TYPE_CHECKING:
     from sessions.ratings.nra import PairNRA
     from sessions.ratings.results import ResultSet
 
-STORE_FILE = "store file (default $ARENA_DATA_DIR/arena.sqlite3; ARENA_DATA_DIR defaults to ./data)"
+DB_HELP = ("the store: an SQLite file or a postgresql:// URL (default $DATABASE_URL when set, "
+           "else $ARENA_DATA_DIR/arena.sqlite3, ARENA_DATA_DIR being ./data unless set)")
+
+
+def _location(text: str) -> str | Path:
+    from sessions.store import is_url
+
+    return text if is_url(text) else Path(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -41,6 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not isinstance(err, StoreError):
             raise
         return _refuse(err)
+    except OSError as err:  # an --out file or plan that cannot be written or read
+        print(f"error: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
+        return 2
 
 
 def _refuse(err: Exception) -> int:
@@ -60,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="one agent spec per seat, e.g. mcts random (see README)")
     play.add_argument("--matches", type=int, default=10)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--db", type=Path, default=None, help=STORE_FILE)
+    play.add_argument("--db", type=_location, default=None, help=DB_HELP)
     play.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                       help="override a game parameter (repeatable)")
     play.add_argument("--retries", type=int, default=2,
@@ -69,19 +79,21 @@ def build_parser() -> argparse.ArgumentParser:
                       help="after the retries: forfeit (default) or a flagged random move")
     play.add_argument("--json", action="store_true", help="print the summary as JSON")
     play.add_argument("--quiet", action="store_true", help="no progress bar")
+    _fanout_arguments(play)
     play.set_defaults(run=_play)
 
+    _tournament_parser(sub)
     _ratings_parser(sub)
 
     gama = sub.add_parser("gama", help="GAMA-Bench's table: 0-100 scores per game and overall")
-    gama.add_argument("--db", type=Path, default=None)
+    gama.add_argument("--db", type=_location, default=None, help=DB_HELP)
     gama.add_argument("--by-player", action="store_true",
                       help="one row per person (human:<player id>) instead of one for all")
     gama.add_argument("--json", action="store_true", help="print the table as JSON")
     gama.set_defaults(run=_gama)
 
     export = sub.add_parser("export", help="write stored matches")
-    export.add_argument("--db", type=Path, default=None)
+    export.add_argument("--db", type=_location, default=None, help=DB_HELP)
     export.add_argument("--format", choices=["jsonl", "gamebench"], default="jsonl",
                         help="jsonl: whole replayable records (default); gamebench: "
                              "GameBench's matches.json (rated two-seat matches only)")
@@ -91,14 +103,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fanout_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="play N matches at once in N processes on this machine "
+                             "(with --ray: at most N at once on the cluster)")
+    parser.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
+                        help="play the matches as tasks on a Ray cluster (needs the ray "
+                             "extra): ADDRESS of a running cluster, or none to start a local "
+                             "one")
+
+
+def _tournament_parser(sub: argparse._SubParsersAction) -> None:
+    plan = sub.add_parser(
+        "tournament", help="play a tournament plan (games x agents x matches, round robin)",
+        description="Play every match of a TOML plan (see sessions/plan.py and the README) "
+                    "that is not stored yet, with a progress bar of matches, ETA and spend.")
+    plan.add_argument("plan", type=Path, metavar="PLAN.toml")
+    plan.add_argument("--resume", action="store_true",
+                      help="continue a plan that was stopped: play only its matches that are "
+                           "not stored yet")
+    plan.add_argument("--db", type=_location, default=None, help=DB_HELP)
+    plan.add_argument("--json", action="store_true", help="print the summary as JSON")
+    plan.add_argument("--quiet", action="store_true", help="no progress bar")
+    _fanout_arguments(plan)
+    plan.set_defaults(run=_tournament)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from sessions.fanout import runner
+    from sessions.plan import load_plan, run_plan, summary
+    from sessions.store import Store
+
+    plan = load_plan(args.plan)
+    with Store(args.db) as store:
+        run = run_plan(plan, store, runner=runner(workers=args.workers, ray=args.ray),
+                       resume=args.resume, progress=not args.quiet)
+    print(json.dumps(run.to_dict(), indent=2) if args.json else summary(plan, run))
+    return 3 if run.stopped_by_spending else 0
+
+
 def _ratings_parser(sub: argparse._SubParsersAction) -> None:
     rate = sub.add_parser(
         "ratings", help="Bradley–Terry ratings with bootstrap intervals (and NRA)",
         description="Rate every agent configuration and the pooled human player from the "
                     "stored matches, or from a GameBench matches.json file.")
     source = rate.add_mutually_exclusive_group()
-    source.add_argument("--db", type=Path, default=None,
-                        help=STORE_FILE)
+    source.add_argument("--db", type=_location, default=None, help=DB_HELP)
     source.add_argument("--gamebench", type=Path, default=None, metavar="FILE",
                         help="rate a GameBench matches.json instead (GameBench's convention: "
                              f"ties dropped, alpha {GAMEBENCH_ALPHA:g}, pooled resampling, "
@@ -178,11 +228,11 @@ def _gamebench_results(path: Path) -> ResultSet:
     return ResultSet(read_gamebench(path))
 
 
-def _stored_results(db: Path | None) -> ResultSet:
+def _stored_results(db: str | Path | None) -> ResultSet:
     from sessions.ratings.results import results_from_store
     from sessions.store import Store
 
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         return results_from_store(store)
 
 
@@ -216,6 +266,7 @@ def _params(pairs: list[str]) -> dict[str, str]:
 
 def _play(args: argparse.Namespace) -> int:
     from sessions.engine import FailurePolicy
+    from sessions.fanout import runner
     from sessions.store import Store
     from sessions.tournament import run_tournament
 
@@ -226,12 +277,12 @@ def _play(args: argparse.Namespace) -> int:
             args.game, args.agents, matches=args.matches, seed=args.seed, store=store,
             params=_params(args.param),
             policy=FailurePolicy(max_retries=args.retries, on_failure=args.on_failure),
-            progress=not args.quiet,
+            progress=not args.quiet, runner=runner(workers=args.workers, ray=args.ray),
         )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(f"{args.game}: {args.matches} matches, seed {args.seed}, stored in {store.path}")
+        print(f"{args.game}: {args.matches} matches, seed {args.seed}, stored in {store.where}")
         print(result.table())
     return 0
 
@@ -240,7 +291,7 @@ def _gama(args: argparse.Namespace) -> int:
     from sessions.ratings.gama_table import GAMES, gama_table, markdown
     from sessions.store import Store
 
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         rows = gama_table((r for g in GAMES for r in store.records(game=g)),
                           by_player=args.by_player)
     if args.json:
@@ -257,13 +308,13 @@ def _export(args: argparse.Namespace) -> int:
 
     if args.format == "gamebench":
         return _export_gamebench(args)
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         if args.out is None:
-            count = export_jsonl(store, sys.stdout, game=args.game)
+            done = export_jsonl(store, sys.stdout, game=args.game)
         else:
             with args.out.open("w", encoding="utf-8") as out:
-                count = export_jsonl(store, out, game=args.game)
-    print(f"exported {count} records", file=sys.stderr)
+                done = export_jsonl(store, out, game=args.game)
+    print(done.note(), file=sys.stderr)
     return 0
 
 

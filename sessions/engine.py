@@ -2,8 +2,11 @@
 
 An agent's answer that the adapter rejects is sent back to the agent with the adapter's
 message, up to ``max_retries`` times; after that the policy applies: ``forfeit`` (the
-default for rated play) or ``random``, a random legal move flagged as a fallback. Seats that
-act in the same node (simultaneous games) are asked concurrently.
+default for rated play) or ``random``, a random legal move flagged as a fallback. A decision
+that failed for lack of time (``timeout``: the agent's time limit for the move, which its
+re-asks share, ran out, or its provider sent nothing) or because the seat was stopped
+(``cancelled``) is not asked again: the policy applies at once. Seats that act in the same
+node (simultaneous games) are asked concurrently.
 """
 
 from __future__ import annotations
@@ -25,13 +28,17 @@ from sessions.record import MatchRecord
 class FailurePolicy:
     max_retries: int = 2
     on_failure: Literal["forfeit", "random"] = "forfeit"
+    final: frozenset[str] = frozenset({"timeout", "cancelled"})
+    """Failures after which the seat is not asked again (its time is spent, or it stopped)."""
 
 
 def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = FailurePolicy(),
               rng: np.random.Generator | None = None) -> None:
     """Ask ``agent`` for ``seat``'s move until the adapter accepts one or the policy applies."""
     feedback: str | None = None
-    for _ in range(policy.max_retries + 1):
+    asked, why = 0, ""
+    while asked <= policy.max_retries:
+        asked += 1
         decision = agent.act(match.view(seat), feedback=feedback)
         if match.over:
             return  # ended while the agent thought (abandoned from the page, a forfeit)
@@ -40,6 +47,9 @@ def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = 
             detail = decision.meta.get("failure_detail") or f"no answer was received ({reason})"
             feedback = f"{detail}; answer with one legal move"
             match.reject(seat, decision.raw, reason, feedback, meta=_meta(decision))
+            if reason in policy.final:
+                why = f": {detail}"
+                break
             continue
         try:
             match.submit(seat, decision.proposal, raw=decision.raw or None,
@@ -54,9 +64,10 @@ def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = 
         rng = rng or np.random.default_rng([match.record.seed, seat, len(match.record.moves)])
         choice = legal[int(rng.integers(len(legal)))]
         match.submit(seat, ActionId(action=choice.action), raw="", fallback=True,
-                     reasoning="random legal move after repeated invalid answers")
+                     reasoning=f"random legal move after {asked} failed attempt"
+                               f"{'s' if asked > 1 else ''}{why}")
     else:
-        match.forfeit(seat, f"no legal move after {policy.max_retries + 1} attempts")
+        match.forfeit(seat, f"no legal move after {asked} attempt{'s' if asked > 1 else ''}{why}")
 
 
 def play_match(match: Match, agents: Sequence[Agent], *, policy: FailurePolicy = FailurePolicy(),

@@ -30,7 +30,7 @@ from sessions.ratings import bradley_terry as bt
 from sessions.ratings import gama_table, resample
 from sessions.ratings.nra import NRASums
 from sessions.ratings.report import Rating, RatingReport, RatingTable, Settings, overlap_ranks
-from sessions.ratings.results import MatchResult, result_of_row
+from sessions.ratings.results import MatchResult, rated_results, result_of_row
 
 if TYPE_CHECKING:
     from sessions.record import MatchRecord
@@ -73,7 +73,7 @@ class StoreReader:
 
     def _reset(self) -> None:
         self._seq = 0
-        self._seen: dict[str, MatchResult | str] = {}
+        self._seen: dict[str, list[MatchResult] | str] = {}
         self._keys: list[tuple[float, str]] = []
         self._results: list[MatchResult] = []
         self._by_game: dict[str, tuple[list[tuple[float, str]], list[MatchResult]]] = {}
@@ -93,13 +93,17 @@ class StoreReader:
             revision = self.store.revision()
             if revision == self._revision:
                 return revision
-            rows = self.store.results(after=self._seq)
-            # (no rows and the same count: a session written between the revision and the
-            # read last time, already read then)
-            if any(row["id"] in self._seen for row in rows) \
-                    or (not rows and len(self._seen) != revision[0]):
-                self._reset()  # a session saved again, or a store changed under the reader
+            if not getattr(self.store, "incremental", False):  # PostgreSQL: no write order
+                self._reset()
                 rows = self.store.results()
+            else:
+                rows = self.store.results(after=self._seq)
+                # (no rows and the same count: a session written between the revision and
+                # the read last time, already read then)
+                if any(row["id"] in self._seen for row in rows) \
+                        or (not rows and len(self._seen) != revision[0]):
+                    self._reset()  # a session saved again, or a store changed under it
+                    rows = self.store.results()
             self._add(rows)
             self._revision = revision
             return revision
@@ -108,26 +112,27 @@ class StoreReader:
         before = self._seq
         for row in rows:
             self._seq = max(self._seq, int(row["seq"]))
-            result = result_of_row(row)
-            self._seen[row["id"]] = result
-            if isinstance(result, str):
-                self._dropped[result] += 1
+            rated = rated_results(result_of_row(row))  # a team game: its opposing pairs
+            self._seen[row["id"]] = rated
+            if isinstance(rated, str):
+                self._dropped[rated] += 1
                 continue
-            key = _order(result)
-            at = bisect.bisect(self._keys, key)
-            self._keys.insert(at, key)
-            self._results.insert(at, result)
-            keys, game = self._by_game.setdefault(result.game, ([], []))
-            at = bisect.bisect(keys, key)
-            keys.insert(at, key)
-            game.insert(at, result)
-            self._versions[result.game] = self._versions.get(result.game, 0) + 1
-            self._nra.add(result)
-            self._nra_copy = None
-            self._log.append(result)
+            for result in rated:
+                key = _order(result)
+                at = bisect.bisect(self._keys, key)
+                self._keys.insert(at, key)
+                self._results.insert(at, result)
+                keys, game = self._by_game.setdefault(result.game, ([], []))
+                at = bisect.bisect(keys, key)
+                keys.insert(at, key)
+                game.insert(at, result)
+                self._versions[result.game] = self._versions.get(result.game, 0) + 1
+                self._nra.add(result)
+                self._nra_copy = None
+                self._log.append(result)
         played = {row["game"] for row in rows} & set(gama_table.GAMES)
         for name in sorted(played):  # GAMA-Bench's scores live in the records' metrics
-            for record in self.store.records(game=name, after=before):
+            for record in self.store.records(game=name, after=before if before else 0):
                 self._gama[record.id] = replace(record, moves=[])
         if played:
             self._gama_version += 1

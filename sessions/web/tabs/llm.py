@@ -15,7 +15,8 @@ from sessions.web.play import PlaySession
 
 REASONING_CHOICES = [("Move only", "prompt"), ("Chain of thought", "cot"),
                      ("Self-consistency (5 samples, majority vote)", "sc-cot"),
-                     ("Tree of thoughts", "tot")]
+                     ("Tree of thoughts", "tot"),
+                     ("Plans ahead (RAP: predicts replies, searches 2 moves deep)", "rap")]
 
 
 def key_updates(chosen: llm_page.Pick, problem: str = "") -> list[Any]:

@@ -29,11 +29,20 @@ from sessions.web.tabs.table import (
     choose_table,
     show_table,
 )
+from sessions.web.tabs.talk import CSS as TALK_CSS
+from sessions.web.tabs.talk import (
+    arrange_talk,
+    build_talk_setup,
+    build_talk_view,
+    choose_talk,
+    plain,
+    show_talk,
+)
 
 BUTTONS = MAX_BUTTONS
 
 
-CSS = "#board img { cursor: pointer; }"
+CSS = "#board img { cursor: pointer; }" + TALK_CSS
 
 
 def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
@@ -41,12 +50,12 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
     if session is None:
         return [None, "Pick a game and an opponent, then press **Start**.", "", "", ""] + [
             gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 3 + \
-            show_table(None)
+            show_table(None) + show_talk(None) + [None]
     s = session.screen(image=image)
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
     return [
-        gr.update(value=s.image) if image else gr.skip(), f"### {s.status}", s.notice,
+        gr.update(value=s.image) if image else gr.skip(), f"### {s.status}", plain(s.notice),
         "\n".join(s.moves), s.text, *buttons,
         gr.update(choices=s.menu, value=None, visible=bool(s.menu)),
         gr.update(visible=bool(s.menu)),
@@ -54,6 +63,8 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
         gr.update(value=s.reasoning, visible=(bool(s.reasoning) or s.thinking)
                   and llm_page.panel_of(session) is None),  # LLM seats: the thinking panel
         gr.update(visible=not s.over), gr.update(visible=s.thinking), *show_table(s.table),
+        *show_talk(s.talk),
+        session.move_number,  # the page sends back the move number it showed (stale clicks)
     ]
 
 
@@ -105,23 +116,28 @@ def advance(session: PlaySession | None):  # noqa: ANN201 - a generator of page 
         yield [gr.skip()] * len(show(None))
 
 
-def on_click(session: PlaySession | None, evt: gr.SelectData) -> list[Any]:
-    if session is not None:
-        session.click(*(evt.index or (-1, -1)))  # None: the browser saw a click off the image
+def _seen(number: float | None) -> int | None:
+    return None if number is None else int(number)
+
+
+def on_click(session: PlaySession | None, seen: float | None,
+             evt: gr.SelectData) -> list[Any]:
+    if session is not None:  # evt.index None: the browser saw a click off the image
+        session.click(*(evt.index or (-1, -1)), expected=_seen(seen))
     return show(session)
 
 
-def press(session: PlaySession | None, label: str | None) -> list[Any]:
+def press(session: PlaySession | None, label: str | None, seen: float | None) -> list[Any]:
     if session is not None:
-        session.play_label(label or "")
+        session.play_label(label or "", expected=_seen(seen))
     return show(session)
 
 
-def typed(session: PlaySession | None, text: str) -> tuple[Any, ...]:
+def typed(session: PlaySession | None, text: str, seen: float | None) -> tuple[Any, ...]:
     if session is None:
         return text, *show(session)
     moves = len(session.record.moves)
-    session.play_text(text)
+    session.play_text(text, expected=_seen(seen))
     return ("" if len(session.record.moves) > moves else text), *show(session)
 
 
@@ -139,15 +155,18 @@ def stop_waiting(session: PlaySession | None) -> list[Any]:
     return show(session)
 
 
-def decide(session: PlaySession | None, number: float | None) -> list[Any]:
+def decide(session: PlaySession | None, number: float | None,
+           seen: float | None) -> list[Any]:
     if session is not None:
-        session.play_number(number)
+        session.play_number(number, expected=_seen(seen))
     return show(session)
 
 
-def propose(session: PlaySession | None, *shares: float | None) -> list[Any]:
+def propose(session: PlaySession | None, seen: float | None,
+            *shares: float | None) -> list[Any]:
     if session is not None:  # the form has a field for every pirate a table may hold
-        session.play_plan(shares[: len(gama_screen.plan_fields(session))])
+        session.play_plan(shares[: len(gama_screen.plan_fields(session))],
+                          expected=_seen(seen))
     return show(session)
 
 
@@ -195,6 +214,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                             elem_id="seat")
             start_button = gr.Button("Start", variant="primary", elem_id="start")
             table_setup = build_table_setup()
+            talk_setup = build_talk_setup()
         with gr.Column(scale=2, min_width=360):
             status = gr.Markdown(elem_id="status")
             board = gr.Image(interactive=False, type="pil", format="png", show_label=False,
@@ -208,6 +228,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                                    elem_id="menu", scale=3)
                 menu_play = gr.Button("Play", visible=False, scale=1)
             table_view = build_table_view()
+            talk_view = build_talk_view()
             with gr.Row(visible=False) as typing:
                 text = gr.Textbox(label="Type a move", elem_id="typed", scale=3)
                 text_play = gr.Button("Play typed move", scale=1)
@@ -230,8 +251,10 @@ def build_play(profile: gr.BrowserState, session: gr.State,
             with gr.Accordion("Board as text", open=False):
                 view = gr.Textbox(show_label=False, lines=8, interactive=False,
                                   elem_id="board-text")
+    seen = gr.Number(None, visible=False, precision=0, elem_id="move-number")
     outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
-               again_button, swap_button, said, typing, stop_button, *table_view["outputs"]]
+               again_button, swap_button, said, typing, stop_button, *table_view["outputs"],
+               *talk_view["outputs"], seen]
     # The page shows its own "thinking…" status: no progress overlay over the board.
     private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
     game.change(choose_game, game, [about, rules, opponent, text], **private)
@@ -249,11 +272,11 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                                                    keyring], [session, *outputs], **private)
     then_agents(started)
     for event in (
-        board.select(on_click, session, outputs, trigger_mode="multiple", **private),
-        *(b.click(press, [session, b], outputs, **private) for b in buttons),
-        menu_play.click(press, [session, menu], outputs, **private),
-        text.submit(typed, [session, text], [text, *outputs], **private),
-        text_play.click(typed, [session, text], [text, *outputs], **private),
+        board.select(on_click, [session, seen], outputs, trigger_mode="multiple", **private),
+        *(b.click(press, [session, b, seen], outputs, **private) for b in buttons),
+        menu_play.click(press, [session, menu, seen], outputs, **private),
+        text.submit(typed, [session, text, seen], [text, *outputs], **private),
+        text_play.click(typed, [session, text, seen], [text, *outputs], **private),
         resign_button.click(on_resign, session, outputs, **private),
         stop_button.click(stop_waiting, session, outputs, **private),
     ):
@@ -262,13 +285,51 @@ def build_play(profile: gr.BrowserState, session: gr.State,
         then_agents(button.click(handler, [profile, session, keyring],
                                  [session, seat, *outputs], **private))
     wire_table(table_setup, table_view, game, [opponent, opponent_note, seat, start_button],
-               profile, keyring, session, outputs, then_agents)
+               profile, keyring, session, outputs, then_agents, seen)
+    wire_talk(talk_setup, talk_view, game, profile, keyring, session, outputs, then_agents,
+              seen)
     return game, about, rules, opponent, text
+
+
+def start_talk(game_id: str, seat: str, count: float | None, profile: dict, keyring: Keyring,
+               request: gr.Request, *agents: str) -> tuple[Any, ...]:
+    spec = get(game_id)
+    params = {"num_players": int(count)} if count and "num_players" in spec.default_params \
+        else None
+    players = params["num_players"] if params else spec.load().num_players()
+    return start(game_id, list(agents[: players - 1]), seat, profile, "", keyring, request,
+                 params)
+
+
+def say(session: PlaySession | None, text: str, seen: float | None) -> tuple[Any, ...]:
+    """The talk panel's text box: words through the adapter, like a typed move."""
+    return typed(session, text, seen)
+
+
+def wire_talk(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
+              profile: gr.BrowserState, keyring: gr.State, session: gr.State,
+              outputs: list[Any], then_agents: Any, seen: gr.Number) -> None:
+    """The events of the talking games' setup and panel."""
+    private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
+    pickers = [setup["seat"], *setup["agents"]]
+    game.change(choose_talk, game, [setup["box"], setup["count"], *pickers], **private)
+    for changed in (setup["count"], setup["seat"]):
+        changed.input(arrange_talk, [game, setup["count"], setup["seat"], *setup["agents"]],
+                      pickers, **private)
+    inputs = [game, setup["seat"], setup["count"], profile, keyring, *setup["agents"]]
+    words = view["words"]
+    for event in (
+        setup["start"].click(start_talk, inputs, [session, *outputs], **private),
+        view["say"].click(say, [session, words, seen], [words, *outputs], **private),
+        words.submit(say, [session, words, seen], [words, *outputs], **private),
+    ):
+        then_agents(event)
 
 
 def wire_table(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
                duel: list[Any], profile: gr.BrowserState, keyring: gr.State,
-               session: gr.State, outputs: list[Any], then_agents: Any) -> None:
+               session: gr.State, outputs: list[Any], then_agents: Any,
+               seen: gr.Number) -> None:
     """The events of the GAMA table's setup and panel."""
     private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
     pickers = [setup["seat"], *setup["agents"]]
@@ -281,8 +342,8 @@ def wire_table(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
               *setup["agents"]]
     for event in (
         setup["start"].click(start_table, inputs, [session, *outputs], **private),
-        view["decide"].click(decide, [session, view["number"]], outputs, **private),
-        view["number"].submit(decide, [session, view["number"]], outputs, **private),
-        view["propose"].click(propose, [session, *view["shares"]], outputs, **private),
+        view["decide"].click(decide, [session, view["number"], seen], outputs, **private),
+        view["number"].submit(decide, [session, view["number"], seen], outputs, **private),
+        view["propose"].click(propose, [session, seen, *view["shares"]], outputs, **private),
     ):
         then_agents(event)
