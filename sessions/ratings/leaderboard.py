@@ -312,8 +312,7 @@ class Leaderboard:
         self.budget = Budget(cpu_share)
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        self._views: OrderedDict[Filters, tuple[LeaderboardView, dict[str, int]]] = \
-            OrderedDict()  # the last full view per filters, and the game versions it counts
+        self._views: OrderedDict[Filters, LeaderboardView] = OrderedDict()  # the last full
         self._quick: dict[Filters, LeaderboardView] = {}
         self._caches: OrderedDict[Filters, RateCache] = OrderedDict()
         self._points = PointRatings(settings)
@@ -352,9 +351,9 @@ class Leaderboard:
         revision = self.reader.refresh()
         with self._lock:
             held = self._views.get(filters)
-            if held is not None and held[0].revision == revision:
+            if held is not None and held.revision == revision:
                 self._views.move_to_end(filters)
-                return held[0]
+                return held
             quick = self._quick.get(filters)
             if self.live and quick is not None and quick.revision == revision:
                 return quick
@@ -374,11 +373,10 @@ class Leaderboard:
             self._wake.notify()
         return view
 
-    def _moved(self, filters: Filters, held: tuple[LeaderboardView, dict[str, int]],
+    def _moved(self, filters: Filters, base: LeaderboardView,
                revision: tuple[int, int, int]) -> LeaderboardView:
         """The last full view with the newest sessions counted (point ratings), or as it
         was when the filters need the whole bootstrap (people only, dates, by player)."""
-        base, _ = held
         if filters.humans_only or filters.since is not None or filters.until is not None \
                 or self.player_min_matches:
             return base
@@ -422,7 +420,7 @@ class Leaderboard:
             self._caches[filters] = cache
             while len(self._caches) > _RATE_CACHES:
                 self._caches.popitem(last=False)
-            self._views[filters] = (view, snapshot.versions)
+            self._views[filters] = view
             self._views.move_to_end(filters)
             while len(self._views) > self._cache_size:
                 self._views.popitem(last=False)

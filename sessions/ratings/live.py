@@ -214,7 +214,7 @@ class _GameSums:
             return
         standing = tuple(sorted(zip(items, result.scores, strict=True),
                                 key=lambda p: (-p[1], p[0])))
-        for members, chosen, weight in resample._choices(standing):
+        for members, chosen, weight in resample.standing_choices(standing):
             counts = tuple(sorted(Counter(members).items()))
             key = (counts, members[chosen])
             self.events[key] = self.events.get(key, 0.0) + weight

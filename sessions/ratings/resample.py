@@ -314,7 +314,7 @@ def _choice_groups(standings: list[tuple[tuple[int, float], ...]], offset: int
     events: dict[tuple[tuple[int, ...], int], int] = {}
     cell, event, weight = [], [], []
     for r, standing in enumerate(standings):
-        for members, chosen, w in _choices(standing):
+        for members, chosen, w in standing_choices(standing):
             counts = [0] * len(items)
             for item in members:
                 counts[local[item]] += 1
@@ -329,8 +329,8 @@ def _choice_groups(standings: list[tuple[tuple[int, float], ...]], offset: int
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _choices(standing: tuple[tuple[int, float], ...]) -> tuple[tuple[tuple[int, ...], int, float],
-                                                                ...]:
+def standing_choices(standing: tuple[tuple[int, float], ...]
+                     ) -> tuple[tuple[tuple[int, ...], int, float], ...]:
     """:func:`choices` of a standing, remembered: a live leaderboard rebuilds a game's cells
     whenever a session of it is stored, and most standings were seen before."""
     return tuple((tuple(members), k, w) for members, k, w in choices(standing))
