@@ -132,7 +132,7 @@ class _GamePart:
     rows: list[MatchResult]
     matches: Matches
     cells: resample.Cells
-    sample: resample.Sample
+    sample: resample.Sample | None  # kept between calls with a cache only
     played: np.ndarray
     score: np.ndarray
     table: RatingTable | None = None
@@ -184,8 +184,7 @@ def _rate(results: Sequence[MatchResult], settings: Settings,
             reused += 1
         else:
             matches = Matches.of(rows or []) if matches is None else matches
-            cells = matches.cells(settings.ties)
-            part = _GamePart(rows or [], matches, cells, _draws(cells, settings, game),
+            part = _GamePart(rows or [], matches, matches.cells(settings.ties), None,
                              *matches.tallies())
         kept[(settings, game)] = part
     if cache is not None:
@@ -194,13 +193,23 @@ def _rate(results: Sequence[MatchResult], settings: Settings,
     entities = sorted({e for p in parts for e in p.matches.entities})
     index = {e: i for i, e in enumerate(entities)}
     items = [np.array([index[e] for e in p.matches.entities], np.int64) for p in parts]
+    by_game = settings.resampling == "game"
+    stack = resample.SampleStack([p.cells for p in parts], len(entities), settings.bootstrap) \
+        if by_game else None
     tables: dict[str, RatingTable] = {}
-    for (_, game), part in kept.items() if per_game else ():
-        if part.table is None:
-            m = part.matches
-            part.table = _table(game, m.entities, (part.played, part.score), m.ties(), len(m),
-                                tuple(m.games), part.cells, part.sample, settings)
-        tables[game] = part.table
+    for ((_, game), part), where in zip(kept.items(), items, strict=True):
+        # game after game: its resamples, its table, its share of the overall resamples;
+        # they are kept only for the cache (the next call's unchanged games)
+        sample = part.sample if part.sample is not None else _draws(part.cells, settings, game)
+        if per_game:
+            if part.table is None:
+                m = part.matches
+                part.table = _table(game, m.entities, (part.played, part.score), m.ties(),
+                                    len(m), tuple(m.games), part.cells, sample, settings)
+            tables[game] = part.table
+        if stack is not None:
+            stack.add(part.cells, where, sample)
+        part.sample = sample if cache is not None else None
     played, total = np.zeros(len(entities)), np.zeros(len(entities))
     for part, where in zip(parts, items, strict=True):  # an entity's matches, game by game
         np.add.at(played, where, part.played)
@@ -208,10 +217,10 @@ def _rate(results: Sequence[MatchResult], settings: Settings,
     tallies = (played, total / np.maximum(played, 1))
     ties = sum(p.matches.ties() for p in parts)
     start = _warm_start(cache, settings, entities)
-    if settings.resampling == "game":
-        stacked = [(p.cells, where, p.sample) for p, where in zip(parts, items, strict=True)]
-        cells = resample.stack([(c, where) for c, where, _ in stacked], len(entities))
-        sample = resample.stack_samples(stacked, len(entities))
+    if stack is not None:
+        cells = resample.stack([(p.cells, where) for p, where in zip(parts, items, strict=True)],
+                               len(entities))
+        sample = stack.sample()
     else:
         cells = (everything or Matches.of(results, entities)).cells(settings.ties)
         sample = _draws(cells, settings, None)

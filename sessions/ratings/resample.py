@@ -251,24 +251,43 @@ def stack(parts: Sequence[tuple[Cells, IntArray]], n_items: int) -> Cells:
     return cells
 
 
-def stack_samples(parts: Sequence[tuple[Cells, IntArray, Sample]], n_items: int) -> Sample:
-    """The parts' resamples as resamples of :func:`stack`'s whole: each part's counts scaled
-    to keep its share of the total weight, as :func:`draw` does for a stratum."""
-    total = sum(c.weight.sum() for c, _, _ in parts)
-    matches = sum(c.matches for c, _, _ in parts)
-    batch = len(parts[0][2])
-    comparisons = np.zeros((batch, n_items * n_items))
-    standings = []
-    for part, items, sample in parts:
-        scale = matches * part.weight.sum() / total / part.matches
+class SampleStack:
+    """:func:`stack`'s resamples built one part at a time, each part's counts scaled to keep
+    its share of the total weight (as :func:`draw` does for a stratum), so that a part's
+    own resamples can be let go once added (a million matches in 30 games: 20 MB at a
+    time instead of 600)."""
+
+    def __init__(self, parts: Sequence[Cells], n_items: int, batch: int) -> None:
+        self.total = sum(c.weight.sum() for c in parts)
+        self.matches = sum(c.matches for c in parts)
+        self.n_items = n_items
+        self.comparisons = np.zeros((batch, n_items * n_items))
+        self.standings: list[FloatArray] = []
+
+    def add(self, part: Cells, items: IntArray, sample: Sample) -> None:
+        n, batch = self.n_items, len(self.comparisons)
+        scale = self.matches * part.weight.sum() / self.total / part.matches
         block = sample.comparisons.reshape(batch, -1)
-        if len(items) == n_items and (np.diff(items) == 1).all():  # every item: no gather
-            comparisons += scale * block
+        if len(items) == n and (np.diff(items) == 1).all():  # every item: no gather
+            self.comparisons += scale * block
         else:
-            flat = (items[:, None] * n_items + items[None, :]).ravel()
-            comparisons[:, flat] += scale * block
-        standings.append(scale * sample.standings)
-    return Sample(comparisons.reshape(batch, n_items, n_items), np.concatenate(standings, axis=1))
+            flat = (items[:, None] * n + items[None, :]).ravel()
+            self.comparisons[:, flat] += scale * block
+        self.standings.append(scale * sample.standings)
+
+    def sample(self) -> Sample:
+        batch = len(self.comparisons)
+        return Sample(self.comparisons.reshape(batch, self.n_items, self.n_items),
+                      np.concatenate(self.standings, axis=1) if self.standings
+                      else np.zeros((batch, 0)))
+
+
+def stack_samples(parts: Sequence[tuple[Cells, IntArray, Sample]], n_items: int) -> Sample:
+    """The parts' resamples as resamples of :func:`stack`'s whole (:class:`SampleStack`)."""
+    stack = SampleStack([c for c, _, _ in parts], n_items, len(parts[0][2]))
+    for part, items, sample in parts:
+        stack.add(part, items, sample)
+    return stack.sample()
 
 
 Standing = tuple[Sequence[int], Sequence[float], float, int]
