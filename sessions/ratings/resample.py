@@ -263,13 +263,16 @@ class SampleStack:
         self.n_items = n_items
         self.comparisons = np.zeros((batch, n_items * n_items))
         self.standings: list[FloatArray] = []
+        self._scaled: FloatArray | None = None
 
     def add(self, part: Cells, items: IntArray, sample: Sample) -> None:
         n, batch = self.n_items, len(self.comparisons)
         scale = self.matches * part.weight.sum() / self.total / part.matches
         block = sample.comparisons.reshape(batch, -1)
-        if len(items) == n and (np.diff(items) == 1).all():  # every item: no gather
-            self.comparisons += scale * block
+        if len(items) == n and (np.diff(items) == 1).all():  # every item: no gather, and
+            if self._scaled is None:  # one buffer for the scaled part (no 20 MB temporaries)
+                self._scaled = np.empty_like(self.comparisons)
+            self.comparisons += np.multiply(block, scale, out=self._scaled)
         else:
             flat = (items[:, None] * n + items[None, :]).ravel()
             self.comparisons[:, flat] += scale * block
