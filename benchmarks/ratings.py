@@ -1,6 +1,6 @@
 """Ratings speed: issue 17's three targets beside the figures before, and the older parts.
 
-    python -m benchmarks.ratings --gamebench PATH   # everything (about 6 minutes)
+    python -m benchmarks.ratings --gamebench PATH   # everything (about 4 minutes)
     python -m benchmarks.ratings --small            # the GameBench-sized comparison only
 
 The targets, printed together at the end with the figures measured before (commit b488bc4,
