@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
-from sessions.record import MatchRecord
+if TYPE_CHECKING:  # only for types: the record module loads OpenSpiel
+    from sessions.record import MatchRecord
 
 HUMAN = "human"
 KINDS = frozenset({"random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "human",
@@ -84,22 +86,30 @@ def results_from_store(store: Any) -> ResultSet:
     """Rateable results of every session in a :class:`sessions.store.Store`."""
     out = ResultSet([])
     for row in store.results():
-        _collect(out, _result(row["id"], row["game"], row["outcome"], row["research_use"],
-                              row["ended_at"], row["seats"], tuple(row.get("tags", ()))))
+        _collect(out, result_of_row(row))
     return out
 
 
+def result_of_row(row: dict[str, Any]) -> MatchResult | str:
+    """The result of one row of ``Store.results()``, or the reason it cannot be rated."""
+    return _result(row["id"], row["game"], row["outcome"], row["research_use"],
+                   row["ended_at"], row["seats"], tuple(row.get("tags", ())))
+
+
 def _collect(out: ResultSet, result: MatchResult | str) -> None:
-    if isinstance(result, str):
-        out.dropped[result] += 1
-    elif not result.teams:
-        out.results.append(result)
+    rated = rated_results(result)
+    if isinstance(rated, str):
+        out.dropped[rated] += 1
     else:
-        pairs = opposing_pairs(result)
-        if pairs:
-            out.results.extend(pairs)
-        else:
-            out.dropped["one entity on every opposing pair"] += 1
+        out.results.extend(rated)
+
+
+def rated_results(result: MatchResult | str) -> list[MatchResult] | str:
+    """What a session adds to the ratings: its result, a team game's opposing pairs, or
+    the reason it adds nothing."""
+    if isinstance(result, str) or not result.teams:
+        return result if isinstance(result, str) else [result]
+    return opposing_pairs(result) or "one entity on every opposing pair"
 
 
 def opposing_pairs(result: MatchResult) -> list[MatchResult]:
@@ -160,6 +170,26 @@ def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchRes
                                       strict=True))
         out.append(replace(r, entities=names) if names != r.entities else r)
     return out
+
+
+def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
+    """A time as seconds since the epoch from ``YYYY-MM-DD`` (UTC; ``end`` means the end of
+    that day), an ISO date-time, or a number; None or "" for no bound."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    text = value.strip()
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"cannot read the date {value!r}; write YYYY-MM-DD or "
+                         "YYYY-MM-DDTHH:MM (UTC unless an offset is given)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if end and len(text) == 10:
+        moment += timedelta(days=1)
+    return moment.timestamp()
 
 
 def select(results: Iterable[MatchResult], *, game: str | None = None,

@@ -15,7 +15,7 @@ from sessions.web.tabs.site import store
 
 BOARD_POLL = 3.0
 """Seconds between the open Leaderboard tab's checks for newly stored sessions (a check is
-one small SQL query; the ratings are recomputed only when something was stored)."""
+one small SQL query; new sessions are read and rated when something was stored)."""
 
 
 BOARD_OUTPUTS = 11
@@ -32,7 +32,7 @@ relative advantage of one entry over another in one game (−1 to 1); GAMA-Bench
 
 @functools.cache
 def leaderboard() -> Leaderboard:
-    return Leaderboard(store())
+    return Leaderboard(store(), live=True)  # new sessions at once, intervals in the background
 
 
 @functools.cache
@@ -61,7 +61,7 @@ def show_board(game: str | None, humans: bool, since: str | None, until: str | N
     """Updates for the Leaderboard tab's outputs, in the order build_leaderboard lists them."""
     view = board_view(game, humans, since, until, blind)
     games = [("All games", "all")] + [(get(g).title, g) for g in leaderboard().games()]
-    return [(view.revision, view.filters), gr.update(choices=games), view.summary(),
+    return [(view.version, view.filters), gr.update(choices=games), view.summary(),
             view.overall.value, view.forest(), view.heatmap(), view.per_game.value,
             view.win_probabilities().value, view.nra_table.value, view.gama.value,
             view.csv(downloads())]
@@ -75,8 +75,8 @@ def poll_board(game: str | None, humans: bool, since: str | None, until: str | N
                                 blind_only=blind)
     except ValueError:
         return [gr.skip()] * BOARD_OUTPUTS  # the filter's own event says what is wrong
-    if shown == (leaderboard().store.revision(), filters):
-        return [gr.skip()] * BOARD_OUTPUTS
+    if shown == (leaderboard().view(filters).version, filters):  # cheap: live views wait for
+        return [gr.skip()] * BOARD_OUTPUTS  # no bootstrap
     return show_board(game, humans, since, until, blind)
 
 

@@ -158,7 +158,9 @@ def typed(session: PlaySession | None, text: str, seen: float | None) -> tuple[A
         return text, *show(session)
     moves = len(session.record.moves)
     session.play_text(text, expected=_seen(seen))
-    return ("" if len(session.record.moves) > moves else text), *show(session)
+    # played: empty the box; refused: leave it alone (writing the old text back would wipe
+    # what the person typed meanwhile)
+    return ("" if len(session.record.moves) > moves else gr.skip()), *show(session)
 
 
 def on_resign(session: PlaySession | None) -> list[Any]:
@@ -347,8 +349,11 @@ def wire_talk(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
     words = view["words"]
     started_game(setup["start"].click(start_talk, inputs, [session, *outputs], **private))
     for event in (
-        view["say"].click(say, [session, words, seen], [words, *outputs], **private),
-        words.submit(say, [session, words, seen], [words, *outputs], **private),
+        # "multiple": words sent right after a notice are never dropped by a pending event
+        view["say"].click(say, [session, words, seen], [words, *outputs],
+                          trigger_mode="multiple", **private),
+        words.submit(say, [session, words, seen], [words, *outputs], trigger_mode="multiple",
+                     **private),
     ):
         then_agents(event)
 
