@@ -79,10 +79,15 @@ class Store:
         """Where the store is, for messages (a path, or the URL without its password)."""
         self.backend: str = self._db.dialect
         self.readonly = readonly
-        self.incremental = self.backend == "sqlite"
+        version = self._db.schema_version()
+        self._seq = "m.seq" if version >= 5 else "m.rowid" if self.backend == "sqlite" else None
+        """The SQL of a session's place in the write order (a read-only store before schema
+        5: SQLite's rowid; none on PostgreSQL)."""
+        self.incremental = self._seq is not None
         """Whether :meth:`results` and :meth:`records` can read only what was written after
-        a ``seq`` (SQLite's rowid). PostgreSQL keeps no write order yet: readers read all."""
-        self._tags = "m.tags" if self.schema_version() >= 4 else "''"
+        a ``seq`` (every store written by this version; not a read-only PostgreSQL store
+        older than schema 5, whose readers read all)."""
+        self._tags = "m.tags" if version >= 4 else "''"
         """Stores older than schema 4 (read without migrating) have no tags column."""
 
     def close(self) -> None:
@@ -112,19 +117,16 @@ class Store:
             values = (record.id, record.game, record.outcome, int(record.research_use),
                       record.started_at, record.ended_at, record.to_json(),
                       " ".join(record.tags))
-            if self.incremental:
-                # SQLite: the session's seq (rowid) is taken before its old row goes, inside
-                # the write transaction, so a session saved again always comes after
-                # everything read so far (results(after=...))
-                seq = db.execute("SELECT coalesce(max(rowid), 0) + 1 FROM matches").fetchone()
-                db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
-                db.execute("INSERT INTO matches (rowid, id, game, outcome, research_use, "
-                           "started_at, ended_at, record, tags) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                           "?, ?)", (seq[0], *values))
-            else:
-                db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
-                db.execute("INSERT INTO matches (id, game, outcome, research_use, started_at, "
-                           "ended_at, record, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
+            # the session's seq is taken inside the write transaction, before its old row
+            # goes, so a session saved again comes after everything read so far
+            # (results(after=...)); PostgreSQL's comes with the transaction (its revision)
+            seq = getattr(db, "seq", None)
+            if seq is None:
+                seq = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM matches").fetchone()[0]
+            db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
+            db.execute("INSERT INTO matches (id, game, outcome, research_use, started_at, "
+                       "ended_at, record, tags, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (*values, seq))
             db.executemany("INSERT INTO seats (match_id, seat, kind, entity, player_id, score,"
                            " return, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
@@ -211,17 +213,17 @@ class Store:
         and seq.
 
         What ratings need, read from the seats table instead of parsing whole records. A
-        read-only store older than schema 3 has no teams (None), older than 4 no tags. ``seq`` grows with every
-        write, a session saved again included (SQLite's rowid; 0 on PostgreSQL, which
-        keeps no write order yet); ``after`` reads only the sessions written after that
-        seq, so a reader that keeps up reads each session once and notices one saved again
-        (its id comes back). Only where :attr:`incremental`.
+        read-only store older than schema 3 has no teams (None), older than 4 no tags.
+        ``seq`` grows with every write, a session saved again included (0 in a read-only
+        PostgreSQL store older than schema 5); ``after`` reads only the sessions written
+        after that seq, so a reader that keeps up reads each session once and notices one
+        saved again (its id comes back). Only where :attr:`incremental`.
         """
         team = "s.team" if self.schema_version() >= 3 else "NULL"
-        seq = "m.rowid" if self.incremental else "0"
+        seq = f"coalesce({self._seq}, 0)" if self._seq else "0"
         # SQLite's CROSS JOIN keeps matches outermost: it would otherwise scan every seat to
         # find the few sessions after ``after`` (70 ms instead of 0.2 ms at 100,000 sessions)
-        join = "CROSS JOIN" if self.incremental else "JOIN"
+        join = "CROSS JOIN" if self.backend == "sqlite" else "JOIN"
         rows = self._query(
             f"SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, {seq}, {self._tags}, "
             f"s.seat, s.kind, s.entity, s.player_id, s.score, s.return, {team} FROM matches m "
@@ -272,9 +274,9 @@ class Store:
         """The SQL condition "written after ``after``"."""
         if not after:
             return "1 = 1"
-        if not self.incremental:
+        if self._seq is None:
             raise ValueError(f"{self.where} keeps no write order: read everything (after=0)")
-        return f"{table}rowid > ?"
+        return f"{table}{self._seq.removeprefix('m.')} > ?"
 
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self._errors():

@@ -207,7 +207,7 @@ def test_a_version_1_store_is_migrated_on_open_and_keeps_its_sessions(store_loca
         assert store.schema_version() == 1 and store.get(record.id) == record
         assert store.results()[0]["seats"][0]["team"] is None  # no team column yet
     with Store(store_location) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 4
+        assert store.schema_version() == SCHEMA_VERSION == 5
         assert store.get(record.id) == record
         assert [s["team"] for s in store.results()[0]["seats"]] == [None, None]  # 3: teams
         assert store.summaries(player_id=None)[0]["id"] == record.id
@@ -217,7 +217,26 @@ def test_a_version_1_store_is_migrated_on_open_and_keeps_its_sessions(store_loca
     else:
         indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     db.close()
-    assert "seats_player" in indexes
+    assert {"seats_player", "matches_seq"} <= indexes
+
+
+def test_both_backends_keep_a_write_order_that_readers_can_follow(store_location):
+    """Schema 4: every save takes the next seq, a session saved again too, so a reader that
+    keeps up (the live Leaderboard) reads only what was written since its last read, also
+    from another Store (another replica) and on PostgreSQL."""
+    first, second = _record(1), _record(2)
+    with Store(store_location) as writer, Store(store_location) as reader:
+        assert writer.incremental and reader.incremental
+        writer.save(first)
+        writer.save(second)
+        rows = reader.results()
+        assert [r["id"] for r in rows] == [first.id, second.id]
+        last = max(r["seq"] for r in rows)
+        assert reader.results(after=last) == []
+        writer.save(first)  # saved again: it comes back, after everything read so far
+        again = reader.results(after=last)
+        assert [r["id"] for r in again] == [first.id] and again[0]["seq"] > last
+        assert [r.id for r in reader.records(after=last)] == [first.id]
 
 
 def test_tags_are_stored_filtered_and_counted_and_an_older_store_reads_none(store_location):
