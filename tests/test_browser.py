@@ -45,12 +45,16 @@ def _choose(page, elem_id: str, option: str) -> None:
     """Pick ``option``; again if an update still in flight (the list of a game just chosen)
     puts the old value back, as a person would."""
     field = page.locator(f"#{elem_id} input")
-    for _ in range(3):
+    for _ in range(2):
         field.click()
         page.get_by_role("option", name=option, exact=True).click()
-        page.wait_for_timeout(300)
-        if field.input_value() == option:
-            break
+        try:
+            _expect()(field).to_have_value(option, timeout=3000)
+            page.wait_for_timeout(300)  # an update in flight may still put the old one back
+            if field.input_value() == option:
+                return
+        except AssertionError:
+            pass
     _expect()(field).to_have_value(option)
 
 

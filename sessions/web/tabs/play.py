@@ -74,8 +74,8 @@ def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
 def start(game_id: str, opponent: str | list[str], seat: str, profile: dict, reasoning: str,
           keyring: Keyring, request: gr.Request, params: dict | None = None) -> tuple[Any, ...]:
     seating = llm_page.Seating(keyring)  # LLM seats get the tab's key and the thinking panel
-    person = players.profile_person(profile)
     try:
+        person = players.profile_person(profile)  # refuses an id or name against the rules
         if opponent == blind.MYSTERY:  # a model drawn at random, named after the game
             session: PlaySession = blind.start_blind(
                 game_id, keyring=keyring, store=store(), rng=np.random.default_rng(),
