@@ -2,7 +2,10 @@
 
 An agent's answer that the adapter rejects is sent back to the agent with the adapter's
 message, up to ``max_retries`` times; after that the policy applies: ``forfeit`` (the
-default for rated play) or ``random``, a random legal move flagged as a fallback. Seats that
+default for rated play) or ``random``, a random legal move flagged as a fallback. A seat
+whose provider never answered once in the session (every try an API error or a timeout, no
+move made) does not forfeit: the session is abandoned as ``provider unreachable`` and is not
+rated (the record keeps every try). Seats that
 act in the same node (simultaneous games) are asked concurrently.
 """
 
@@ -19,6 +22,11 @@ from agents.base import Agent, Decision
 from games.actions import ActionId, MoveError
 from sessions.match import Match, NotYourTurn
 from sessions.record import MatchRecord
+
+UNREACHABLE = "provider unreachable"
+"""The end reason of a session abandoned because an agent's provider never answered."""
+NO_ANSWER = ("api_error", "timeout")
+"""Failure reasons of a try that got no answer at all (a refused answer is not one)."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +63,18 @@ def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = 
         choice = legal[int(rng.integers(len(legal)))]
         match.submit(seat, ActionId(action=choice.action), raw="", fallback=True,
                      reasoning="random legal move after repeated invalid answers")
+    elif never_answered(match, seat):
+        match.abandon(UNREACHABLE)  # no result to rate: the model never got to play
     else:
         match.forfeit(seat, f"no legal move after {policy.max_retries + 1} attempts")
+
+
+def never_answered(match: Match, seat: int) -> bool:
+    """Whether every try of ``seat`` in this session failed before any answer arrived (the
+    provider could not be reached or timed out), so it never made a move."""
+    attempts = match.attempts(seat)
+    return (bool(attempts) and all(a.reason in NO_ANSWER for a in attempts)
+            and not any(m.seat == seat for m in match.record.moves))
 
 
 def play_match(match: Match, agents: Sequence[Agent], *, policy: FailurePolicy = FailurePolicy(),
