@@ -39,22 +39,24 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from agents.base import Agent
 from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
 from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
 from renderers import click_target, image_view, renderer, seat_label, text_view
-from sessions.engine import FailurePolicy
+from renderers.drawing import HEADER, HEADER_INK, centred
+from sessions.engine import UNREACHABLE, FailurePolicy
 from sessions.match import Match, NotYourTurn
 from sessions.record import CHANCE, MatchRecord, SeatRecord
 from sessions.seats import AgentSeats
 from sessions.store import Store
 from sessions.usage import session_usage
-from sessions.web import gama_screen
+from sessions.web import gama_screen, replays, scoreboard
 from sessions.web.clicks import Selection
-from sessions.web.players import SEAT_CHOICES, Person, opponent_label
+from sessions.web.players import SEAT_CHOICES, Person, agent_name, opponent_label
+from sessions.web.scoreboard import MoveRow, PlayerLine
 
 MAX_BUTTONS = 16
 """Table games with more legal moves than this get a searchable list instead of buttons."""
@@ -95,6 +97,14 @@ class Screen:
     reasoning: str
     table: gama_screen.TableScreen | None = None
     """GAMA-Bench's games: the seats, the decision input, the results and the scores."""
+    players: tuple[PlayerLine, ...] = ()
+    """Two-seat games: both seats with their side and the time they have used."""
+    rows: tuple[MoveRow, ...] = ()
+    """The move list with each move's time and the frame that shows the position after it."""
+    viewing: int | None = None
+    """The frame the person is looking back at (None: the game as it is now)."""
+    frames: int = 1
+    """How many positions the person may step through (frame ``frames - 1`` is now)."""
 
 
 # --- the session ----------------------------------------------------------------------------
@@ -136,6 +146,13 @@ class PlaySession:
         self._legal: tuple[int, list[LegalMove]] = (-1, [])
         self._stored = False
         self._thinking = False
+        self._refused_while_thinking = False
+        self.inputs_played = 0
+        """How many of the person's inputs were played (a page clears a typed move then)."""
+        self.viewing: int | None = None
+        """The frame (see :mod:`sessions.web.replays`) the person looks back at, or None."""
+        self.narrow = False
+        """Draw boards that have one in their layout for narrow screens (phones)."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -180,6 +197,17 @@ class PlaySession:
             return label
         return f"{seat_label(self.spec.id, seat)} ({label})"
 
+    def opponents_name(self) -> str:
+        """The opponents in people's words, with settings (``MCTS (1000 simulations)``;
+        at a table ``9 agents: Equilibrium ×3, Adaptive ×3, Random ×3``)."""
+        names = [agent_name(info.spec) for s, info in enumerate(self.record.seats)
+                 if s != self.human]
+        if len(names) == 1:
+            return names[0]
+        counts = {name: names.count(name) for name in names}
+        return f"{len(names)} agents: " + ", ".join(
+            name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
+
     def legal(self) -> list[LegalMove]:
         """The person's legal moves now (none when it is not their turn)."""
         if not self.your_turn:
@@ -190,9 +218,18 @@ class PlaySession:
         return list(self._legal[1])
 
     def image(self) -> Image.Image:
+        """The board now, or the position the person looks back at; a game that ended
+        before its rules ended it (resigned, abandoned) says so across the board's header."""
+        if self.viewing is not None:
+            frame = replays.frame(self.record, self.viewing, seat=self.human,
+                                  narrow=self.narrow)
+            return frame.image
         c = self._clicks
-        return image_view(self.spec.id, self.match.state, self.human, selection=c.path,
-                          targets=c.targets, last=c.last)
+        drawn = image_view(self.spec.id, self.match.state, self.human, selection=c.path,
+                           targets=c.targets, last=c.last, narrow=self.narrow)
+        if self.over and not self.match.state.is_terminal():
+            return ended_banner(drawn, self.result_short())
+        return drawn
 
     def text(self) -> str:
         return text_view(self.spec.id, self.match.state, self.human)
@@ -208,6 +245,9 @@ class PlaySession:
         return [f"{i + 1}. {line}" for i, line in enumerate(lines)]
 
     def status(self) -> str:
+        if self.viewing is not None:
+            return (f"Looking back: position {self.viewing} of {self.frames() - 1}. "
+                    "Press Now » to return to the game.")
         if self.over:
             return self.result()
         if self._thinking:
@@ -223,6 +263,9 @@ class PlaySession:
         """How the game ended, from the person's side ('' while it runs)."""
         record = self.match.record
         if record.outcome == "abandoned":
+            if record.end_reason == UNREACHABLE:
+                return ("Game abandoned: the opponent's server could not be reached "
+                        f"({UNREACHABLE}); it does not count as a loss.")
             return f"Game abandoned ({record.end_reason}); it does not count as a loss."
         if record.outcome == "forfeit":
             if record.ended_by == self.human:
@@ -237,9 +280,26 @@ class PlaySession:
             return (f"Game over: you placed {place} of {len(returns)} (ties share a place), "
                     f"with {_number(returns[self.human])}.")
         verdict = {1.0: "You won", 0.0: "You lost", 0.5: "Draw"}[record.scores[self.human]]
-        shown = ", ".join(f"{self.seat_name(s).lower() if s == self.human else self.seat_name(s)}"
-                          f" {_number(r)}" for s, r in enumerate(returns))
-        return f"Game over: {verdict}. Final returns: {shown}."
+        order = sorted(range(len(returns)), key=lambda s: s != self.human)
+        score = " – ".join(f"{self._named(s)} {_half(record.scores[s])}" for s in order)
+        points = ""
+        if any(abs(r) > 1 for r in returns):
+            points = " Points: " + ", ".join(f"{self._named(s)} {_number(returns[s])}"
+                                             for s in order) + "."
+        return f"Game over: {verdict}. Final score: {score}.{points}"
+
+    def result_short(self) -> str:
+        """The end in a few words, for the board's header."""
+        record = self.match.record
+        if record.outcome == "abandoned":
+            return "Game over: abandoned, not counted"
+        if record.outcome == "forfeit":
+            return ("Game over: you resigned" if record.ended_by == self.human
+                    else f"Game over: {self.seat_name(record.ended_by or 0)} forfeited")
+        return "Game over"
+
+    def _named(self, seat: int) -> str:
+        return "you" if seat == self.human else self.seat_name(seat)
 
     def reasoning(self) -> str:
         """What agents streamed, or the reasoning recorded with the last agent move the person
@@ -270,10 +330,18 @@ class PlaySession:
                 menu = legal if len(legal) > MAX_BUTTONS else []
             else:
                 buttons, menu = [m.label for m in self._board_buttons()], []
-            return Screen(image=self.image() if image else None, status=self.status(),
-                          notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
-                          text=self.text(), over=self.over, your_turn=self.your_turn,
-                          thinking=self._thinking, reasoning=self.reasoning(), table=table)
+            two = len(self.record.seats) == 2
+            to_move = self.match.to_move()
+            return Screen(
+                image=self.image() if image else None, status=self.status(),
+                notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
+                text=self.text(), over=self.over, your_turn=self.your_turn,
+                thinking=self._thinking, reasoning=self.reasoning(), table=table,
+                players=tuple(scoreboard.players(self.record, self.human, to_move))
+                if two else (),
+                rows=tuple(scoreboard.move_rows(self.record, self.human, self._mover,
+                                                final=self.over)),
+                viewing=self.viewing, frames=self.frames())
 
     def snapshot(self) -> dict[str, Any]:
         """The session as plain data (the API's answer)."""
@@ -291,6 +359,26 @@ class PlaySession:
             if gama_screen.is_table(self.spec.id):
                 data.update(gama_screen.table_screen(self).to_dict())
             return data
+
+    # --- looking back -----------------------------------------------------------------------
+
+    def frames(self) -> int:
+        """How many positions the person may step through (the last one is now)."""
+        return len(replays.boundaries(self.record))
+
+    def look(self, where: str) -> str:
+        """Step through the positions seen so far on the same board: ``first``, ``back``,
+        ``forward``, ``last`` (the game as it is now). Returns the notice."""
+        with self._lock:
+            last = self.frames() - 1
+            at = last if self.viewing is None else self.viewing
+            to = {"first": 0, "back": at - 1, "forward": at + 1, "last": last}.get(where)
+            if to is None:
+                raise ValueError(f"look {where!r}: use first, back, forward or last")
+            to = max(0, min(last, to))
+            self.viewing = None if to == last else to
+            return self._say("" if self.viewing is None else
+                             "Looking back: the game goes on; Now » returns to it.")
 
     # --- the person's input -----------------------------------------------------------------
 
@@ -313,7 +401,7 @@ class PlaySession:
             if refusal:
                 return self._say(refusal)
             target = click_target(self.spec.id, self.match.state, self.human, x, y,
-                                  selection=self._clicks.path)
+                                  selection=self._clicks.path, narrow=self.narrow)
             if target is None:
                 return self._say(self._off_target())
             return self._click(target)
@@ -419,6 +507,10 @@ class PlaySession:
                                        self.reasoning())
                 with self._lock:
                     self._note_moves(before, count)
+                    if self._refused_while_thinking and len(self.record.moves) > count:
+                        self._refused_while_thinking = False  # "Wait: … thinking" is over
+                        self._say(f"{self._names(seats)} answered; what you did while "
+                                  "waiting was not played.")
                 if self._failed() or not seats or self.human in self.match.to_move():
                     break
         finally:
@@ -442,10 +534,12 @@ class PlaySession:
             return self._say(f"You played {move.label}.")
 
     def _refusal(self) -> str:
+        self.viewing = None  # any input brings the board back to the game as it is now
         if self.over:
             return "The game is over: start a new game to play again."
         if self._thinking:
             busy = self.agents.busy() or self.agents.to_move()
+            self._refused_while_thinking = True
             return f"Wait: {self._names(busy)} {_be(busy)} thinking."
         if self.human not in self.match.to_move():
             state = self.match.state
@@ -460,6 +554,9 @@ class PlaySession:
         if self.spec.board == "table":
             return "Use the move buttons below the table, or type a move."
         return "That spot is not on the board: click a square."
+
+    def _mover(self, seat: int) -> str:
+        return self.seat_name(seat)
 
     def _names(self, seats: Sequence[int]) -> str:
         if len(seats) > 2:
@@ -483,6 +580,7 @@ class PlaySession:
         return self._play(ActionId(action=move.action), "click " + " ".join(path), "click")
 
     def _played(self, move: LegalMove) -> None:
+        self.inputs_played += 1
         self._clicks = Selection(last=move.path)
         self.agents.forget_streams()
         self._store_if_over()
@@ -573,6 +671,24 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
+def _half(score: float) -> str:
+    return {0.5: "½"}.get(score, _number(score))
+
+
+BANNER = 46
+"""Height of the strip drawn across the top of a board whose game ended early (it covers the
+renderers' headers, 44-46 pixels, which still say whose turn it was)."""
+
+
+def ended_banner(image: Image.Image, text: str) -> Image.Image:
+    """``image`` with ``text`` across its header strip."""
+    out = image.copy()
+    draw = ImageDraw.Draw(out)
+    draw.rectangle((0, 0, out.width, BANNER), fill=HEADER)
+    centred(draw, (14, BANNER / 2), text, size=17, fill=HEADER_INK, bold=True, anchor="lm")
+    return out
+
+
 class OpenSessions:
     """The unfinished sessions of connected browsers, by browser session id, held weakly.
 
@@ -593,6 +709,11 @@ class OpenSessions:
             self._sessions[browser] = session
         if previous is not None and previous is not session:
             previous.abandon("a new game was started")
+
+    def current(self, browser: str) -> PlaySession | None:
+        """The game ``browser`` plays now (None when it has none)."""
+        with self._lock:
+            return self._sessions.get(browser)
 
     def close(self, browser: str, reason: str = "tab closed") -> PlaySession | None:
         """The browser went away: abandon its unfinished game (if any) and forget it."""

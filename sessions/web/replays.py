@@ -37,6 +37,32 @@ def recent(store: Store, *, player_id: str | None = None, limit: int = 30) -> li
     return [store.get(row["id"]) for row in store.summaries(limit=limit, player_id=player_id)]
 
 
+LOOK_BACK = 8
+"""History reads this many times its length of recent sessions, so finished games are found
+behind a run of abandoned ones (a tab closed or a game switched stores one each time)."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """History's list: finished games first (newest first), then abandoned ones if shown."""
+
+    records: list[MatchRecord]
+    finished: int
+    abandoned: int
+    """Abandoned sessions among those read (listed only when asked for)."""
+
+
+def listing(store: Store, *, player_id: str | None = None, limit: int = 50,
+            abandoned: bool = False) -> Listing:
+    """The sessions History lists: finished ones first, abandoned ones after them when
+    ``abandoned`` (otherwise only counted), at most ``limit``."""
+    rows = store.summaries(limit=limit * LOOK_BACK, player_id=player_id)
+    done = [r for r in rows if r["outcome"] != "abandoned"]
+    left = [r for r in rows if r["outcome"] == "abandoned"]
+    chosen = (done + left if abandoned else done)[:limit]
+    return Listing([store.get(r["id"]) for r in chosen], len(done), len(left))
+
+
 def viewer(record: MatchRecord, player_id: str | None = None) -> int:
     """The seat a replay is shown from: this player's seat, else any human's, else seat 0."""
     humans = [s for s, seat in enumerate(record.seats) if seat.kind == "human"]
@@ -108,8 +134,10 @@ def boundaries(record: MatchRecord) -> list[int]:
     return points
 
 
-def frame(record: MatchRecord, index: int, *, seat: int | None = None) -> Frame:
-    """Frame ``index`` (0 = start; negative counts from the end) seen from ``seat``."""
+def frame(record: MatchRecord, index: int, *, seat: int | None = None,
+          narrow: bool = False) -> Frame:
+    """Frame ``index`` (0 = start; negative counts from the end) seen from ``seat`` (drawn
+    in the layout for narrow screens when asked for and the game has one)."""
     seat = viewer(record) if seat is None else seat
     points = boundaries(record)
     if not -len(points) <= index < len(points):
@@ -118,7 +146,7 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None) -> Frame:
     upto = points[index]
     state = replay(record, upto=upto)
     spec = registry.get(record.game)
-    visible = _visible(record, upto, seat, final=state.is_terminal())
+    visible = visible_moves(record, upto, seat, final=state.is_terminal())
     last, caption = None, "Start"
     decisions = [i for i in visible if record.moves[i].seat != CHANCE]
     if decisions:
@@ -132,7 +160,8 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None) -> Frame:
     if index == len(points) - 1 and record.outcome:
         caption += f" · {seat_name(record, seat, seat)} {outcome_text(record, seat)}"
     lines = [_line(record, record.moves[i], seat) for i in visible]
-    return Frame(index, len(points), image_view(record.game, state, seat, last=last),
+    return Frame(index, len(points), image_view(record.game, state, seat, last=last,
+                                                narrow=narrow),
                  text_view(record.game, state, seat), f"Step {index} of {len(points) - 1}: "
                  f"{caption}", [f"{n + 1}. {line}" for n, line in enumerate(lines)])
 
@@ -144,7 +173,9 @@ def _node_start(record: MatchRecord, j: int) -> int:
     return j
 
 
-def _visible(record: MatchRecord, upto: int, seat: int, *, final: bool) -> list[int]:
+def visible_moves(record: MatchRecord, upto: int, seat: int, *, final: bool) -> list[int]:
+    """Indexes of the first ``upto`` moves that ``seat`` was shown (``final``: the game is
+    over, so every move is)."""
     shown = registry.get(record.game).visibility
     return [i for i, move in enumerate(record.moves[:upto])
             if (shown.chance if move.seat == CHANCE

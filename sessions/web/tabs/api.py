@@ -10,7 +10,7 @@ import gradio as gr
 from sessions.web import gama_screen, llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
-from sessions.web.tabs.play import start
+from sessions.web.tabs.play import new_session
 
 
 def api_new_game(game: str, opponent: str, seat: str, player_id: str, consent: bool,
@@ -19,7 +19,7 @@ def api_new_game(game: str, opponent: str, seat: str, player_id: str, consent: b
     """Start a game; agents that move first have moved when this returns."""
     profile = {"player_id": player_id, "consent": bool(consent), "name": display_name}
     seated = [o.strip() for o in opponent.split(",")] if "," in opponent else opponent
-    session, *_ = start(game, seated, seat, profile, "", keyring, request)
+    session = new_session(game, seated, seat, profile, "", keyring, request)
     session.run_agents()
     return session, session.snapshot()
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import gradio as gr
 
-from sessions.web import llm_page
+from sessions.web import llm_page, play_html
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
 
@@ -21,9 +21,9 @@ REASONING_CHOICES = [("Move only", "prompt"), ("Chain of thought", "cot"),
 def key_updates(chosen: llm_page.Pick, problem: str = "") -> list[Any]:
     """Updates for the key field, the note beside it and the forget button."""
     asks = chosen.llm and chosen.slot is not None and chosen.status != "unavailable"
-    note = f"**{problem}**" if problem and not problem.startswith("**") else problem
+    note = play_html.note(problem or chosen.note)
     return [gr.update(visible=asks, value="", label=chosen.key_label or "API key"),
-            gr.update(value=note or chosen.note, visible=chosen.llm),
+            gr.update(value=note, visible=chosen.llm),
             gr.update(visible=chosen.key_held)]
 
 
@@ -72,6 +72,6 @@ def build_llm_picker() -> tuple[Any, ...]:
                          visible=False, elem_id="reasoning-mode")
     key = gr.Textbox(type="password", label="API key", visible=False, elem_id="api-key",
                      placeholder="paste your key (kept in this tab's server memory only)")
-    note = gr.Markdown(visible=False, elem_id="key-note")
+    note = gr.HTML(visible=False, elem_id="key-note")
     forget = gr.Button("Forget my key", size="sm", visible=False, elem_id="forget-key")
     return reasoning, key, note, forget
