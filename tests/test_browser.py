@@ -54,6 +54,7 @@ def _start(page, game_label: str, opponent: str = "Random", seat: str = "first")
     _choose(page, "opponent", opponent)
     page.locator("#seat").get_by_text(seat, exact=True).click()
     page.locator("#start").click()
+    _expect()(page.locator("#setup")).to_be_hidden()  # the new game is on the board
     _expect()(page.locator("#board img")).to_be_visible()
     _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|thinking"))
 

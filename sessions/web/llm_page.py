@@ -18,6 +18,7 @@ Nothing here imports Gradio.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import weakref
@@ -183,9 +184,10 @@ def pick(opponent: str | None, keyring: Keyring) -> Pick:
         note = (f"{title} needs an API key for {where}. Type yours here: it stays in this "
                 f"tab's server memory, is sent only to {where}, and is never stored, logged "
                 f"or shown. (Or the server's admin sets {names}.)")
-    elif not (choice.key_names if choice else entry.key_names()):
-        note = (f"{title} runs on the server at {reach.server_url(entry)}, which answers; "
-                "it needs no key.")
+    elif not any(os.environ.get(name) for name in entry.key_names()):
+        where = reach.server_url(entry) or where
+        note = (f"{title} runs on the server at {where}, which answers; it needs no key "
+                "(type one if that server asks for it; never stored).")
     else:
         note = (f"The server has a key for {where}; you may type your own to use it instead "
                 "(never stored).")

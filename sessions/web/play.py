@@ -684,7 +684,7 @@ def ended_banner(image: Image.Image, text: str) -> Image.Image:
     """``image`` with ``text`` across its header strip."""
     out = image.copy()
     draw = ImageDraw.Draw(out)
-    draw.rectangle((0, 0, out.width, BANNER), fill=HEADER)
+    draw.rectangle((0, 0, out.width - 1, BANNER - 1), fill=HEADER)
     centred(draw, (14, BANNER / 2), text, size=17, fill=HEADER_INK, bold=True, anchor="lm")
     return out
 

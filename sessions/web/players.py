@@ -129,11 +129,12 @@ def _llm_note(choice: Any) -> str:
 
 
 def opponent_label(spec: str) -> str:
-    """The page's name for an agent spec (the spec itself when it has no short label); a
-    named language model is its title and reasoning mode, e.g. ``GPT-4o mini (CoT)``."""
+    """The page's short name for an agent spec (``MCTS``, whatever its settings: the players
+    panel says them, see :func:`agent_name`); a named language model is its title and
+    reasoning mode, e.g. ``GPT-4o mini (CoT)``; anything else comes back as written."""
     name = spec.split(":", 1)[0]
-    if name in _CLASSIC and spec == name:
-        return _CLASSIC[name][0]
+    if name in _CLASSIC:
+        return _CLASSIC[name][0]  # its settings: agent_name
     return _llm_label(spec) if "/" in spec else spec
 
 

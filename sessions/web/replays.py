@@ -17,7 +17,7 @@ from games import registry
 from renderers import image_view, seat_label, text_view
 from sessions.record import CHANCE, MatchRecord, MoveRecord, replay
 from sessions.store import Store
-from sessions.web.players import opponent_label
+from sessions.web.players import agent_name, opponent_label
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,12 @@ def seat_name(record: MatchRecord, seat: int, you: int | None) -> str:
     return opponent_label(info.spec)
 
 
+def full_name(record: MatchRecord, seat: int, you: int | None) -> str:
+    """:func:`seat_name` with an agent's settings (``MCTS (1000 simulations)``)."""
+    info = record.seats[seat]
+    return seat_name(record, seat, you) if info.kind == "human" else agent_name(info.spec)
+
+
 def mover(record: MatchRecord, seat: int, you: int | None) -> str:
     """Who made a move, for move lines: at a table of more than two, with the game's name for
     the seat (``player_3 (Random)``), since several seats may hold the same agent."""
@@ -106,7 +112,7 @@ def summary_row(record: MatchRecord, player_id: str | None = None) -> list[str]:
     seat = viewer(record, player_id)
     when = datetime.datetime.fromtimestamp(record.ended_at or record.started_at)
     title = registry.get(record.game).title
-    names = [seat_name(record, s, seat) for s in range(len(record.seats))]
+    names = [full_name(record, s, seat) for s in range(len(record.seats))]
     seats = " vs ".join(names) if len(names) == 2 else _table(names, seat)
     who = seat_name(record, seat, seat)
     return [when.strftime("%Y-%m-%d %H:%M"), title, seats,
