@@ -71,4 +71,4 @@ demo.queue(default_concurrency_limit=16)
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    demo.launch(css=play.CSS)  # honours GRADIO_SERVER_NAME / GRADIO_SERVER_PORT
+    demo.launch(css=play.CSS, head=play.HEAD)  # honours GRADIO_SERVER_NAME / GRADIO_SERVER_PORT

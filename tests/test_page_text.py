@@ -43,7 +43,7 @@ def test_rules_and_format_hints_keep_what_markdown_ate():
     assert "cells are written C&lt;column&gt;R&lt;row&gt;" in rules
     assert rules.count("<p>") == 2  # its two paragraphs
     assert "C&lt;column&gt;R&lt;row&gt;" in play_html.hint(spec.grammar.hint)
-    assert paragraphs("a\nb\n\nc") == "<p>a<br>b</p><p>c</p>"
+    assert paragraphs("a\nb\n\nc\n- d\n- e") == "<p>a b</p><p>c<br>- d<br>- e</p>"
 
 
 def test_an_illegal_typed_move_says_the_format_in_full():

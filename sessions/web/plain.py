@@ -26,9 +26,22 @@ def lines(text: object) -> str:
 
 
 def paragraphs(text: object) -> str:
-    """Escaped ``text`` as paragraphs (blank lines part them, single breaks are kept)."""
+    """Escaped ``text`` as paragraphs: blank lines part them; inside one, a line break is a
+    space (prose wrapped in the source), except before a list item (``- ``, ``* ``, ``1.``)."""
     parts = [p.strip("\n") for p in _BLANK_LINE.split(str(text).strip())]
-    return "".join(f"<p>{lines(p)}</p>" for p in parts if p.strip())
+    return "".join(f"<p>{_joined(p)}</p>" for p in parts if p.strip())
+
+
+_ITEM = re.compile(r"\s*([-*•]|\d+[.)])\s")
+
+
+def _joined(paragraph: str) -> str:
+    out = ""
+    for i, line in enumerate(paragraph.split("\n")):
+        if i:
+            out += "<br>" if _ITEM.match(line) else " "
+        out += escape(line.strip() if i else line.rstrip())
+    return out
 
 
 def tag(name: str, text: object, *, cls: str = "", title: str = "") -> str:

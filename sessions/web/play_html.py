@@ -91,6 +91,14 @@ def note(text: str) -> str:
     return tag("div", text, cls="arena-note") if text else ""
 
 
+HEAD = """<style>
+@media (max-width: 700px) {  /* a phone: the board gets the width (Gradio scopes the CSS
+                                below to the app's content, so page margins are set here) */
+  .gradio-container .main { padding-left: 6px !important; padding-right: 6px !important; }
+}
+</style>"""
+"""For the page's <head>: what the scoped CSS cannot reach."""
+
 CSS = """
 /* the board first and largest; the panels beside it on wide screens, under it on narrow */
 #board, #replay-board { border: none !important; box-shadow: none; background: none;
@@ -144,13 +152,11 @@ CSS = """
 .arena-note { font-size: 0.92em; opacity: 0.85; }
 #nav button { min-width: 0; }
 .arena-title { font-size: 1.1em; }
-#moves { display: none !important; }
+#moves, #llm-turn { display: none !important; }
 #game-bar { align-items: center; }
 #new-game { flex-grow: 0; }
 .arena-hint { font-size: 0.85em; opacity: 0.8; }
 @media (max-width: 700px) {
-  .gradio-container .main.fillable, .gradio-container .main {
-    padding-left: 6px !important; padding-right: 6px !important; }
   #game-area { gap: 6px; }
   #board img { max-height: none; }
   .arena-moves { max-height: 10em; }

@@ -41,6 +41,7 @@ BUTTONS = MAX_BUTTONS
 NARROW = 700
 """Screens narrower than this many CSS pixels get the boards' narrow layouts (a phone)."""
 CSS = play_html.CSS
+HEAD = play_html.HEAD
 PRIVATE: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
 INPUT: dict[str, Any] = {**PRIVATE, "trigger_mode": "multiple"}
 """Inputs: every click reaches the server (Gradio's default for buttons drops a click made
@@ -57,7 +58,7 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
     if session is None:
         hidden = gr.update(visible=False)
         return [None, play_html.status("Pick a game and an opponent, then press Start."),
-                "", "", "", "", "", *[hidden] * (BUTTONS + 2), *[hidden] * 7,
+                "", "", "", "", "", *[hidden] * (BUTTONS + 2), *[hidden] * 7, gr.skip(), hidden,
                 *show_table(None)]
     s = screen or session.screen()
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
@@ -75,8 +76,24 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
         gr.update(value=s.reasoning, visible=(bool(s.reasoning) or s.thinking)
                   and llm_page.panel_of(session) is None),  # LLM seats: the thinking panel
         gr.update(visible=not s.over), gr.update(visible=s.thinking),
-        gr.update(visible=s.frames > 1), *show_table(s.table),
+        gr.update(visible=s.frames > 1),
+        # a language model starts thinking: this hidden field changes and starts the panel
+        f"{session.id}:{len(session.record.moves)}"
+        if s.thinking and llm_page.panel_of(session) is not None else gr.skip(),
+        llm_panel(session, s), *show_table(s.table),
     ]
+
+
+def llm_panel(session: PlaySession, screen: Screen) -> Any:
+    """The thinking panel: hidden without language-model seats; while one thinks it is
+    streamed by ``watch_llm``; otherwise drawn as it stands (the answer, what the end of the
+    game reveals)."""
+    panel = llm_page.panel_of(session)
+    if panel is None:
+        return gr.update(visible=False)
+    if screen.thinking:
+        return gr.skip()
+    return gr.update(value=llm_panel_html.render(panel.view(session)), visible=True)
 
 
 def chrome(session: PlaySession) -> list[Any]:
@@ -327,13 +344,14 @@ def build_area() -> dict[str, Any]:
                                   elem_id="board-text")
             # the move list as plain lines, kept in the page (not shown) for tools and tests
             moves = gr.Textbox(interactive=False, elem_id="moves", show_label=False)
+            llm_turn = gr.Textbox(interactive=False, elem_id="llm-turn", show_label=False)
     return {"area": area, "board": board, "notice": notice, "buttons": buttons, "menu": menu,
             "menu_play": menu_play, "table_view": table_view, "players": seats,
             "status": status, "move_list": move_list, "nav": nav, "steps": steps,
             "resign": resign_button, "stop": stop_button, "again": again_button,
             "swap": swap_button, "said": said, "thinking": thinking, "typing": typing,
             "text": text, "text_play": text_play, "hint": hint, "view": view,
-            "moves": moves}
+            "moves": moves, "llm_turn": llm_turn}
 
 
 def build_play(profile: gr.BrowserState, session: gr.State,
@@ -348,40 +366,35 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     a = build_area()
     outputs = [a["board"], a["status"], a["notice"], a["move_list"], a["players"], a["moves"],
                a["view"], *a["buttons"], a["menu"], a["menu_play"], a["resign"], a["again"],
-               a["swap"], a["said"], a["typing"], a["stop"], a["nav"],
-               *a["table_view"]["outputs"]]
+               a["swap"], a["said"], a["typing"], a["stop"], a["nav"], a["llm_turn"],
+               a["thinking"], *a["table_view"]["outputs"]]
     framed = [session, s["setup"], bar, title, a["area"], s["back"], *outputs]
     s["game"].change(choose_game, s["game"], [s["about"], s["rules"], s["opponent"], a["hint"]],
                      **PRIVATE)
     wire_setup(s, profile, keyring)
 
-    def then_agents(event: Any) -> None:  # LLM seats stream into the thinking panel
-        event.then(watch_llm, session, a["thinking"], **PRIVATE)
-
-    started = s["start"].click(take_key, [s["opponent"], s["key"], keyring],
-                               [s["key"], s["key_note"], s["forget"]], **PRIVATE).success(
-        start, [s["game"], s["opponent"], s["seat"], profile, s["reasoning"], keyring, width],
-        framed, **PRIVATE)
-    then_agents(started)
-    for event in (
-        a["board"].select(on_click, session, outputs, **INPUT),
-        *(b.click(press, [session, b], outputs, **INPUT) for b in a["buttons"]),
-        a["menu_play"].click(press, [session, a["menu"]], outputs, **INPUT),
-        a["text"].submit(typed, [session, a["text"]], [a["text"], *outputs], **INPUT),
-        a["text_play"].click(typed, [session, a["text"]], [a["text"], *outputs], **INPUT),
-        a["resign"].click(on_resign, session, outputs, **INPUT),
-        a["stop"].click(stop_waiting, session, outputs, **INPUT),
-    ):
-        then_agents(event)
+    keyed = s["start"].click(take_key, [s["opponent"], s["key"], keyring],
+                             [s["key"], s["key_note"], s["forget"]], **PRIVATE)
+    keyed.success(start, [s["game"], s["opponent"], s["seat"], profile, s["reasoning"],
+                          keyring, width], framed, **PRIVATE)
+    a["llm_turn"].change(watch_llm, None, a["thinking"], **PRIVATE)  # LLM seats stream
+    a["board"].select(on_click, session, outputs, **INPUT)
+    a["menu_play"].click(press, [session, a["menu"]], outputs, **INPUT)
+    a["text"].submit(typed, [session, a["text"]], [a["text"], *outputs], **INPUT)
+    a["text_play"].click(typed, [session, a["text"]], [a["text"], *outputs], **INPUT)
+    a["resign"].click(on_resign, session, outputs, **INPUT)
+    a["stop"].click(stop_waiting, session, outputs, **INPUT)
+    for b in a["buttons"]:
+        b.click(press, [session, b], outputs, **INPUT)
     for where, button in a["steps"].items():
         button.click(look(where), session, outputs, **INPUT)
     for button, handler in ((a["again"], play_again), (a["swap"], swap_seats)):
-        then_agents(button.click(handler, [profile, session, keyring, width],
-                                 [framed[0], s["seat"], *framed[1:]], **INPUT))
+        button.click(handler, [profile, session, keyring, width],
+                     [framed[0], s["seat"], *framed[1:]], **INPUT)
     new_game.click(reopen_setup, None, [s["setup"], bar, s["back"]], **PRIVATE)
     s["back"].click(back_to_game, None, [s["setup"], bar, s["back"]], **PRIVATE)
     wire_table(s, a["table_view"], [s["opponent"], s["opponent_note"], s["seat"], s["start"]],
-               profile, keyring, session, width, framed, then_agents)
+               profile, keyring, session, width, framed)
     return s["game"], s["about"], s["rules"], s["opponent"], a["hint"], width
 
 
@@ -397,7 +410,7 @@ def wire_setup(s: dict[str, Any], profile: gr.BrowserState, keyring: gr.State) -
 
 def wire_table(s: dict[str, Any], view: dict[str, Any], duel: list[Any],
                profile: gr.BrowserState, keyring: gr.State, session: gr.State,
-               width: gr.Number, framed: list[Any], then_agents: Any) -> None:
+               width: gr.Number, framed: list[Any]) -> None:
     """The events of the GAMA table's setup and panel."""
     setup, game = s["table_setup"], s["game"]
     outputs = framed[6:]
@@ -409,10 +422,7 @@ def wire_table(s: dict[str, Any], view: dict[str, Any], duel: list[Any],
                       pickers, **PRIVATE)
     inputs = [game, setup["seat"], setup["count"], setup["rounds"], profile, keyring, width,
               *setup["agents"]]
-    then_agents(setup["start"].click(start_table, inputs, framed, **PRIVATE))
-    for event in (
-        view["decide"].click(decide, [session, view["number"]], outputs, **INPUT),
-        view["number"].submit(decide, [session, view["number"]], outputs, **INPUT),
-        view["propose"].click(propose, [session, *view["shares"]], outputs, **INPUT),
-    ):
-        then_agents(event)
+    setup["start"].click(start_table, inputs, framed, **PRIVATE)
+    view["decide"].click(decide, [session, view["number"]], outputs, **INPUT)
+    view["number"].submit(decide, [session, view["number"]], outputs, **INPUT)
+    view["propose"].click(propose, [session, *view["shares"]], outputs, **INPUT)
