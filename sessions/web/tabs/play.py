@@ -342,9 +342,10 @@ def build_area() -> dict[str, Any]:
             with gr.Accordion("Board as text", open=False):
                 view = gr.Textbox(show_label=False, lines=8, interactive=False,
                                   elem_id="board-text")
-            # the move list as plain lines, kept in the page (not shown) for tools and tests
-            moves = gr.Textbox(interactive=False, elem_id="moves", show_label=False)
-            llm_turn = gr.Textbox(interactive=False, elem_id="llm-turn", show_label=False)
+            with gr.Group(elem_id="page-data"):  # kept in the page, not shown
+                # the move list as plain lines (for tools and tests); the LLM panel's trigger
+                moves = gr.Textbox(interactive=False, elem_id="moves", show_label=False)
+                llm_turn = gr.Textbox(interactive=False, elem_id="llm-turn", show_label=False)
     return {"area": area, "board": board, "notice": notice, "buttons": buttons, "menu": menu,
             "menu_play": menu_play, "table_view": table_view, "players": seats,
             "status": status, "move_list": move_list, "nav": nav, "steps": steps,
