@@ -29,8 +29,6 @@ from games.gama.common import number_text, player_name
 from games.seat_view import SeatView
 
 WIDTH, HEIGHT, DPI = 8.0, 4.2, 100
-WAITING_HEIGHT = 2.2
-"""Inches of the picture shown before the first round (a line of text, not empty axes)."""
 RENDERER_API = ("text", "image", "table", "control", "prompt", "messages", "hit_test",
                 "seat_label")
 
@@ -365,11 +363,10 @@ def _waiting(figure: Figure, plot: Plot) -> Image.Image:
     """Before the first result: the title and a line saying what the plot will show (no
     empty axes)."""
     figure.clear()
-    figure.set_size_inches(WIDTH, WAITING_HEIGHT)
-    figure.text(0.5, 0.8, plot.title, ha="center", va="center", fontsize=18)
-    figure.text(0.5, 0.4, f"No {plot.xlabel} played yet.\nThe plot of {plot.ylabel} per "
+    figure.text(0.5, 0.91, plot.title, ha="center", va="center", fontsize=14)
+    figure.text(0.5, 0.5, f"No {plot.xlabel} played yet.\nThe plot of {plot.ylabel} per "
                 f"{plot.xlabel} starts after {plot.xlabel} 1.", ha="center", va="center",
-                fontsize=17, color="#555555", linespacing=1.6)
+                fontsize=20, color="#555555", linespacing=1.6)
     return _pixels(figure)
 
 
