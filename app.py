@@ -14,19 +14,22 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
+import time
 from typing import Any
 
 import gradio as gr
 
+from agents.llm import local_servers
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
-from sessions.web.tabs import api, consent, history, leaderboard, play
+from sessions.web.tabs import api, consent, history, leaderboard, play, serving
 from sessions.web.tabs.site import OPEN, TURNS
 
 
 def build_app() -> gr.Blocks:
-    with gr.Blocks(title="LLM Game Arena") as app:
+    with gr.Blocks(title="LLM Game Arena", **serving.BLOCKS) as app:
         profile = gr.BrowserState(
             {"player_id": "", "consent": None, "name": ""}, storage_key="llm-game-arena-profile",
             secret=os.environ.get("ARENA_BROWSER_SECRET", "llm-game-arena"))
@@ -62,13 +65,27 @@ def _closed(request: gr.Request) -> None:
     llm_page.forget_keys(request.session_hash or "")
 
 
+STOP_SECONDS = 3.0
+"""After SIGTERM the app exits normally; if something still holds it after this long (a
+search between checks, a provider that sends nothing), it exits anyway."""
+
+
 def _stop_on_sigterm(signum: int, frame: Any) -> None:
+    threading.Thread(target=_exit_soon, name="sigterm", daemon=True).start()
+    OPEN.close_all("the server stopped")  # stored as abandoned; their agents are stopped
     sys.exit(0)  # exit normally, so atexit stops the offline model's server
 
 
+def _exit_soon() -> None:
+    time.sleep(STOP_SECONDS)
+    local_servers().stop()  # what atexit would have done
+    os._exit(0)
+
+
 demo = build_app()
-demo.queue(default_concurrency_limit=16)
+serving.lighten_queue()  # before the queue reads its settings (sessions/web/tabs/serving.py)
+demo.queue(**serving.QUEUE)
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    demo.launch(css=play.CSS, head=play.HEAD)  # honours GRADIO_SERVER_NAME / GRADIO_SERVER_PORT
+    demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH)  # honours GRADIO_SERVER_*

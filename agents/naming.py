@@ -15,6 +15,9 @@ the first ``+`` is the model name (so it may contain ``:``), and each ``+MODE`` 
 reasoning or answer mode, as written (``agents.specs.parse_spec`` puts them in the canonical
 order of the LLM package, with its defaults filled in).
 
+The page and the API accept searches within :data:`MAX_SIMULATIONS` and :data:`MAX_SECONDS`
+only (:func:`check_limits`); the command line takes any.
+
 Each spec has a canonical *entity* (``mcts`` → ``mcts:1000:2s``): the identity under which
 ratings count it, so that differently configured agents are never pooled. This module
 imports nothing of the project; ``agents.specs`` and ``agents.llm`` both build on it.
@@ -28,6 +31,12 @@ GTBENCH_SIMULATIONS = 1000
 """GTBench's MCTS setting."""
 DEFAULT_SECONDS = 2.0
 """The default cap on one search reply's wall-clock time."""
+
+MAX_SIMULATIONS = 100_000
+"""The most simulations a search may be asked for on the page and through the API."""
+MAX_SECONDS = 10.0
+"""The longest clock a search may be given on the page and through the API (and it must
+have one: ``0s``, no clock, is for the command line)."""
 
 CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive")
 GAMA_BOTS = ("equilibrium", "adaptive")
@@ -102,9 +111,23 @@ def parse(text: str) -> AgentSpec:
     except ValueError:
         raise SpecError(f"{text!r}: write {name}:SIMULATIONS:SECONDSs, e.g. {name}:1000:2s") \
             from None
-    if simulations < 1 or seconds < 0:
-        raise SpecError(f"{text!r}: simulations must be ≥ 1 and seconds ≥ 0")
+    if simulations < 1 or not seconds >= 0 or seconds == float("inf"):
+        raise SpecError(f"{text!r}: simulations must be ≥ 1 and seconds a number ≥ 0")
     return AgentSpec(name, spec, simulations=simulations, seconds=seconds)
+
+
+def check_limits(spec: AgentSpec) -> None:
+    """Refuse search settings past the published limits (the page and the API play only
+    within them; the command line may go further), saying the limits."""
+    if spec.kind not in ("mcts", "ismcts"):
+        return
+    simulations, seconds = spec.simulations or 0, spec.seconds or 0.0
+    if 1 <= simulations <= MAX_SIMULATIONS and 0 < seconds <= MAX_SECONDS:
+        return
+    raise SpecError(
+        f"{spec.text!r} is outside the limits for play here: {spec.kind} takes 1 to "
+        f"{MAX_SIMULATIONS:,} simulations and a clock of more than 0 and at most "
+        f"{_seconds_text(MAX_SECONDS)} a move, e.g. {spec.kind}:1000:2s")
 
 
 def _seconds_text(seconds: float) -> str:

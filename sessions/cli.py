@@ -1,4 +1,4 @@
-"""Command line: ``python -m sessions play | ratings | gama | export``."""
+"""Command line: ``python -m sessions play | tournament | ratings | gama | export``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from agents.specs import SpecError
 from sessions.engine import FailurePolicy
+from sessions.fanout import runner
 from sessions.ratings import report as ratings
 from sessions.ratings.bradley_terry import DEFAULT_ALPHA
 from sessions.ratings.gamebench_format import (
@@ -22,8 +23,15 @@ from sessions.ratings.gamebench_format import (
 from sessions.ratings.leaderboard import parse_when
 from sessions.ratings.nra import nra_table
 from sessions.ratings.results import ResultSet, by_player, results_from_store, select
-from sessions.store import Store, StoreError, default_path, export_jsonl
+from sessions.store import Store, StoreError, default_path, export_jsonl, is_url
 from sessions.tournament import run_tournament
+
+DB_HELP = (f"the store: an SQLite file or a postgresql:// URL (default $DATABASE_URL when set, "
+           f"else {default_path()})")
+
+
+def _location(text: str) -> str | Path:
+    return text if is_url(text) else Path(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,6 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SpecError, StoreError, KeyError, ValueError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
         print(f"error: {message}", file=sys.stderr)
+        return 2
+    except OSError as err:  # an --out file or plan that cannot be written or read
+        print(f"error: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
         return 2
 
 
@@ -48,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="one agent spec per seat, e.g. mcts random (see README)")
     play.add_argument("--matches", type=int, default=10)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--db", type=Path, default=None, help=f"store file (default {default_path()})")
+    play.add_argument("--db", type=_location, default=None, help=DB_HELP)
     play.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                       help="override a game parameter (repeatable)")
     play.add_argument("--retries", type=int, default=2,
@@ -57,19 +68,21 @@ def build_parser() -> argparse.ArgumentParser:
                       help="after the retries: forfeit (default) or a flagged random move")
     play.add_argument("--json", action="store_true", help="print the summary as JSON")
     play.add_argument("--quiet", action="store_true", help="no progress bar")
+    _fanout_arguments(play)
     play.set_defaults(run=_play)
 
+    _tournament_parser(sub)
     _ratings_parser(sub)
 
     gama = sub.add_parser("gama", help="GAMA-Bench's table: 0-100 scores per game and overall")
-    gama.add_argument("--db", type=Path, default=None)
+    gama.add_argument("--db", type=_location, default=None, help=DB_HELP)
     gama.add_argument("--by-player", action="store_true",
                       help="one row per person (human:<player id>) instead of one for all")
     gama.add_argument("--json", action="store_true", help="print the table as JSON")
     gama.set_defaults(run=_gama)
 
     export = sub.add_parser("export", help="write stored matches")
-    export.add_argument("--db", type=Path, default=None)
+    export.add_argument("--db", type=_location, default=None, help=DB_HELP)
     export.add_argument("--format", choices=["jsonl", "gamebench"], default="jsonl",
                         help="jsonl: whole replayable records (default); gamebench: "
                              "GameBench's matches.json (rated two-seat matches only)")
@@ -79,14 +92,50 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fanout_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="play N matches at once in N processes on this machine "
+                             "(with --ray: at most N at once on the cluster)")
+    parser.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
+                        help="play the matches as tasks on a Ray cluster (needs the ray "
+                             "extra): ADDRESS of a running cluster, or none to start a local "
+                             "one")
+
+
+def _tournament_parser(sub: argparse._SubParsersAction) -> None:
+    plan = sub.add_parser(
+        "tournament", help="play a tournament plan (games x agents x matches, round robin)",
+        description="Play every match of a TOML plan (see sessions/plan.py and the README) "
+                    "that is not stored yet, with a progress bar of matches, ETA and spend.")
+    plan.add_argument("plan", type=Path, metavar="PLAN.toml")
+    plan.add_argument("--resume", action="store_true",
+                      help="continue a plan that was stopped: play only its matches that are "
+                           "not stored yet")
+    plan.add_argument("--db", type=_location, default=None, help=DB_HELP)
+    plan.add_argument("--json", action="store_true", help="print the summary as JSON")
+    plan.add_argument("--quiet", action="store_true", help="no progress bar")
+    _fanout_arguments(plan)
+    plan.set_defaults(run=_tournament)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from sessions.plan import load_plan, run_plan, summary
+
+    plan = load_plan(args.plan)
+    with Store(args.db) as store:
+        run = run_plan(plan, store, runner=runner(workers=args.workers, ray=args.ray),
+                       resume=args.resume, progress=not args.quiet)
+    print(json.dumps(run.to_dict(), indent=2) if args.json else summary(plan, run))
+    return 3 if run.stopped_by_spending else 0
+
+
 def _ratings_parser(sub: argparse._SubParsersAction) -> None:
     rate = sub.add_parser(
         "ratings", help="Bradley–Terry ratings with bootstrap intervals (and NRA)",
         description="Rate every agent configuration and the pooled human player from the "
                     "stored matches, or from a GameBench matches.json file.")
     source = rate.add_mutually_exclusive_group()
-    source.add_argument("--db", type=Path, default=None,
-                        help=f"store file (default {default_path()})")
+    source.add_argument("--db", type=_location, default=None, help=DB_HELP)
     source.add_argument("--gamebench", type=Path, default=None, metavar="FILE",
                         help="rate a GameBench matches.json instead (GameBench's convention: "
                              f"ties dropped, alpha {GAMEBENCH_ALPHA:g}, pooled resampling, "
@@ -133,7 +182,7 @@ def _ratings(args: argparse.Namespace) -> int:
     if gamebench:
         found = ResultSet(read_gamebench(args.gamebench))
     else:
-        with Store(args.db) as store:
+        with Store(args.db, readonly=True) as store:
             found = results_from_store(store)
     results = found.results
     if args.by_player:
@@ -190,12 +239,12 @@ def _play(args: argparse.Namespace) -> int:
             args.game, args.agents, matches=args.matches, seed=args.seed, store=store,
             params=_params(args.param),
             policy=FailurePolicy(max_retries=args.retries, on_failure=args.on_failure),
-            progress=not args.quiet,
+            progress=not args.quiet, runner=runner(workers=args.workers, ray=args.ray),
         )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(f"{args.game}: {args.matches} matches, seed {args.seed}, stored in {store.path}")
+        print(f"{args.game}: {args.matches} matches, seed {args.seed}, stored in {store.where}")
         print(result.table())
     return 0
 
@@ -203,7 +252,7 @@ def _play(args: argparse.Namespace) -> int:
 def _gama(args: argparse.Namespace) -> int:
     from sessions.ratings.gama_table import GAMES, gama_table, markdown
 
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         rows = gama_table((r for g in GAMES for r in store.records(game=g)),
                           by_player=args.by_player)
     if args.json:
@@ -218,18 +267,18 @@ def _gama(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     if args.format == "gamebench":
         return _export_gamebench(args)
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         if args.out is None:
-            count = export_jsonl(store, sys.stdout, game=args.game)
+            done = export_jsonl(store, sys.stdout, game=args.game)
         else:
             with args.out.open("w", encoding="utf-8") as out:
-                count = export_jsonl(store, out, game=args.game)
-    print(f"exported {count} records", file=sys.stderr)
+                done = export_jsonl(store, out, game=args.game)
+    print(done.note(), file=sys.stderr)
     return 0
 
 
 def _export_gamebench(args: argparse.Namespace) -> int:
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         found = results_from_store(store)
     results = select(found.results, game=args.game)
     if args.out is None:

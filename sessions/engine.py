@@ -2,11 +2,14 @@
 
 An agent's answer that the adapter rejects is sent back to the agent with the adapter's
 message, up to ``max_retries`` times; after that the policy applies: ``forfeit`` (the
-default for rated play) or ``random``, a random legal move flagged as a fallback. A seat
-whose provider never answered once in the session (every try an API error or a timeout, no
-move made) does not forfeit: the session is abandoned as ``provider unreachable`` and is not
-rated (the record keeps every try). Seats that
-act in the same node (simultaneous games) are asked concurrently.
+default for rated play) or ``random``, a random legal move flagged as a fallback. A decision
+that failed for lack of time (``timeout``: the agent's time limit for the move, which its
+re-asks share, ran out, or its provider sent nothing) or because the seat was stopped
+(``cancelled``) is not asked again: the policy applies at once. A seat whose provider never
+answered once in the session (every try an API error or a timeout, no move made) does not
+forfeit: the session is abandoned as ``provider unreachable`` and is not rated (the record
+keeps every try). Seats that act in the same node (simultaneous games) are asked
+concurrently.
 """
 
 from __future__ import annotations
@@ -33,13 +36,17 @@ NO_ANSWER = ("api_error", "timeout")
 class FailurePolicy:
     max_retries: int = 2
     on_failure: Literal["forfeit", "random"] = "forfeit"
+    final: frozenset[str] = frozenset({"timeout", "cancelled"})
+    """Failures after which the seat is not asked again (its time is spent, or it stopped)."""
 
 
 def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = FailurePolicy(),
               rng: np.random.Generator | None = None) -> None:
     """Ask ``agent`` for ``seat``'s move until the adapter accepts one or the policy applies."""
     feedback: str | None = None
-    for _ in range(policy.max_retries + 1):
+    asked, why = 0, ""
+    while asked <= policy.max_retries:
+        asked += 1
         decision = agent.act(match.view(seat), feedback=feedback)
         if match.over:
             return  # ended while the agent thought (abandoned from the page, a forfeit)
@@ -48,6 +55,9 @@ def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = 
             detail = decision.meta.get("failure_detail") or f"no answer was received ({reason})"
             feedback = f"{detail}; answer with one legal move"
             match.reject(seat, decision.raw, reason, feedback, meta=_meta(decision))
+            if reason in policy.final:
+                why = f": {detail}"
+                break
             continue
         try:
             match.submit(seat, decision.proposal, raw=decision.raw or None,
@@ -62,11 +72,12 @@ def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = 
         rng = rng or np.random.default_rng([match.record.seed, seat, len(match.record.moves)])
         choice = legal[int(rng.integers(len(legal)))]
         match.submit(seat, ActionId(action=choice.action), raw="", fallback=True,
-                     reasoning="random legal move after repeated invalid answers")
+                     reasoning=f"random legal move after {asked} failed attempt"
+                               f"{'s' if asked > 1 else ''}{why}")
     elif never_answered(match, seat):
         match.abandon(UNREACHABLE)  # no result to rate: the model never got to play
     else:
-        match.forfeit(seat, f"no legal move after {policy.max_retries + 1} attempts")
+        match.forfeit(seat, f"no legal move after {asked} attempt{'s' if asked > 1 else ''}{why}")
 
 
 def never_answered(match: Match, seat: int) -> bool:

@@ -3,7 +3,10 @@
 A :class:`Match` resolves chance nodes from its recorded seed, knows which seats must act
 (one in sequential games, every seat in simultaneous ones, N seats in multi-player ones),
 and appends each applied move, with the attempts rejected before it, to its record. It is
-the only caller of ``apply_action``; it is safe to call from several threads.
+the only caller of ``apply_action``; it is safe to call from several threads. Of any raw
+input (a typed move, an agent's answer or reasoning) the record keeps at most
+``games.actions.MAX_KEPT_CHARS`` characters, with the whole length and the SHA-256 of the
+rest in the move's or attempt's ``meta`` (``raw_cut``, ``reasoning_cut``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,15 @@ import numpy as np
 import pyspiel
 
 from games import registry
-from games.actions import LegalMove, MoveError, Proposal, Text, legal_moves, resolve
+from games.actions import (
+    LegalMove,
+    MoveError,
+    Proposal,
+    Text,
+    clip_text,
+    legal_moves,
+    resolve,
+)
 from games.seat_view import PublicMove, SeatView
 from renderers import text_view
 from sessions.record import (
@@ -121,18 +132,21 @@ class Match:
         with self._lock:
             if seat not in self.to_move():
                 raise NotYourTurn(self._not_your_turn(seat))
-            said = raw if raw is not None else _raw_text(proposal)
+            said, kept = _kept(raw if raw is not None else _raw_text(proposal), meta)
             try:
                 move = resolve(self.spec, self._state, seat, proposal)
             except MoveError as err:
                 self._attempts[seat].append(
-                    Attempt(said, err.reason, str(err), time.time(), meta=dict(meta or {})))
+                    Attempt(said, err.reason, str(err), time.time(), meta=kept))
                 raise
+            reasoning, cut = clip_text(reasoning)
+            if cut is not None:
+                kept["reasoning_cut"] = cut
             entry = MoveRecord(
                 seat=seat, action=move.action, label=move.label, node=self._node,
                 started_at=self._turn_started.pop(seat, time.time()), ended_at=time.time(),
                 raw=said, rejected=self._attempts.pop(seat, []), reasoning=reasoning,
-                message=proposal.message, fallback=fallback, meta=dict(meta or {}),
+                message=proposal.message, fallback=fallback, meta=kept,
             )
             if self._state.is_simultaneous_node():
                 self._pending[seat] = entry
@@ -149,8 +163,8 @@ class Match:
                meta: dict[str, Any] | None = None) -> None:
         """Record a failed attempt that never reached the adapter (an API error, a timeout)."""
         with self._lock:
-            self._attempts[seat].append(
-                Attempt(raw, reason, message, time.time(), meta=dict(meta or {})))
+            said, kept = _kept(raw, meta)
+            self._attempts[seat].append(Attempt(said, reason, message, time.time(), meta=kept))
 
     def attempts(self, seat: int) -> list[Attempt]:
         """The failed attempts of ``seat`` at the current decision."""
@@ -257,6 +271,16 @@ def _metrics(spec: registry.GameSpec, state: pyspiel.State,
         return spec.metrics(state, [seat.entity for seat in seats])
     except Exception as err:  # noqa: BLE001 - the record must survive a scoring bug
         return {"error": f"{type(err).__name__}: {err}"}
+
+
+def _kept(raw: str, meta: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """What the record keeps of raw input: at most ``MAX_KEPT_CHARS`` of it, with its length
+    and the SHA-256 of the rest in ``meta["raw_cut"]`` when it was longer."""
+    said, cut = clip_text(raw)
+    kept = dict(meta or {})
+    if cut is not None:
+        kept["raw_cut"] = cut
+    return said, kept
 
 
 def _raw_text(proposal: Proposal) -> str:

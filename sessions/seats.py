@@ -67,6 +67,13 @@ class AgentSeats:
         """When the earliest of ``seats`` was asked (``time.monotonic``)."""
         return min((self._since[s] for s in seats if s in self._since), default=time.monotonic())
 
+    def deadline(self, seats: Iterable[int]) -> float | None:
+        """When the last of ``seats`` whose agent has a time limit must have answered
+        (``time.monotonic``; an LLM seat's ``deadline``), or None when none has one."""
+        limits = [getattr(self.by_seat[s], "deadline", None) for s in seats if s in self.by_seat]
+        known = [limit for limit in limits if isinstance(limit, float | int)]
+        return max(known) if known else None
+
     def wait(self, seats: tuple[int, ...], poll: float) -> Iterator[None]:
         """Wait for the answers of ``seats``, yielding every ``poll`` seconds until all are in.
         An agent that crashed is reported by :meth:`failures`, not raised."""

@@ -1,10 +1,16 @@
-"""The session store: SQLite by default, one transaction per completed session.
+"""The session store: SQLite by default, PostgreSQL when ``DATABASE_URL`` is set; one
+transaction per completed session.
 
-The database lives at ``$ARENA_DATA_DIR/arena.sqlite3`` (``./data`` by default), runs in WAL
-mode and carries an application id and a schema version, so a corrupt or foreign file is
-refused with a clear message instead of being written to. A record is written in one
-transaction, so a session is either fully stored or absent: killing the process loses at
-most the session in flight.
+Where: ``Store(path)`` is that SQLite file; ``Store("postgresql://...")`` that database;
+``Store()`` is ``DATABASE_URL`` when set, else ``$ARENA_DATA_DIR/arena.sqlite3`` (``./data``
+by default). Both backends hold the same tables, versioned and migrated the same way
+(sessions/store_schema.py); the SQLite file runs in WAL mode and carries an application id,
+so a corrupt, damaged or foreign file is refused with a clear message instead of being
+written to (sessions/store_sqlite.py; PostgreSQL: sessions/store_postgres.py).
+
+A record is written in one transaction, so a session is either fully stored or absent:
+killing the process loses at most the session in flight. ``readonly=True`` (export,
+ratings) creates, checks and migrates nothing and reads a store in a read-only folder.
 """
 
 from __future__ import annotations
@@ -12,89 +18,67 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import threading
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sessions.record import SCHEMA_VERSION as RECORD_SCHEMA
 from sessions.record import MatchRecord
+from sessions.store_schema import SCHEMA_VERSION
+from sessions.store_sqlite import APPLICATION_ID, SQLiteDatabase, SQLiteError
 
-APPLICATION_ID = 0x4C474152  # "LGAR"
-SCHEMA_VERSION = 1
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "DEFAULT_FILE", "Exported", "Store",
+           "StoreError", "default_path", "export_jsonl", "is_url"]
+
 DEFAULT_FILE = "arena.sqlite3"
-
-_SCHEMA = """
-CREATE TABLE matches (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    outcome TEXT NOT NULL,
-    research_use INTEGER NOT NULL,
-    started_at REAL NOT NULL,
-    ended_at REAL,
-    record TEXT NOT NULL
-);
-CREATE TABLE seats (
-    match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    entity TEXT NOT NULL,
-    player_id TEXT,
-    score REAL,
-    return REAL,
-    PRIMARY KEY (match_id, seat)
-);
-CREATE INDEX matches_game ON matches(game, ended_at);
-CREATE INDEX seats_entity ON seats(entity);
-"""
+URL_SCHEMES = ("postgresql://", "postgres://")
 
 
 class StoreError(RuntimeError):
-    """The store file cannot be used (corrupt, foreign, or from a newer version)."""
+    """The store cannot be used (corrupt, damaged, foreign, newer, unreachable, read-only)."""
 
 
 def default_path() -> Path:
     return Path(os.environ.get("ARENA_DATA_DIR", "data")) / DEFAULT_FILE
 
 
+def is_url(location: object) -> bool:
+    return isinstance(location, str) and location.startswith(URL_SCHEMES)
+
+
+def default_location() -> str | Path:
+    """``DATABASE_URL`` when set, else the SQLite file under ``ARENA_DATA_DIR``."""
+    return os.environ.get("DATABASE_URL") or default_path()
+
+
 class Store:
     """Completed sessions, keyed by record id."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
+    def __init__(self, location: str | os.PathLike[str] | None = None, *,
+                 readonly: bool = False) -> None:
+        where = default_location() if location is None else location
+        self.url: str | None = None
+        self.path: Path | None = None
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-            self._open()
-        except sqlite3.DatabaseError as err:
-            raise StoreError(
-                f"{self.path} is not a usable LLM Game Arena store ({err}); move it away or "
-                "pass another --db path"
-            ) from None
+            if is_url(where):
+                from sessions.store_postgres import PostgresDatabase, PostgresError
 
-    def _open(self) -> None:
-        db = self._db
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id == 0 and tables == 0:
-            with db:
-                db.executescript(_SCHEMA)
-                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        elif app_id != APPLICATION_ID:
-            raise StoreError(
-                f"{self.path} is an SQLite database of another application "
-                f"(application_id {app_id}); refusing to write to it"
-            )
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path} has store schema {version}; this version reads schema "
-                f"{SCHEMA_VERSION}"
-            )
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        db.execute("PRAGMA synchronous = NORMAL")
+                self.url = str(where)
+                try:
+                    self._db: Any = PostgresDatabase(self.url, readonly=readonly)
+                except PostgresError as err:
+                    raise StoreError(str(err)) from None
+            else:
+                self.path = Path(where)
+                self._db = SQLiteDatabase(self.path, readonly=readonly)
+        except SQLiteError as err:
+            raise StoreError(str(err)) from None
+        self.where: str = self._db.where
+        """Where the store is, for messages (a path, or the URL without its password)."""
+        self.backend: str = self._db.dialect
+        self.readonly = readonly
 
     def close(self) -> None:
         self._db.close()
@@ -111,42 +95,60 @@ class Store:
         """Store a completed session in one transaction (replacing one with the same id)."""
         if not record.finished:
             raise ValueError(f"session {record.id} is not finished; only completed sessions are stored")
+        if self.readonly:
+            raise StoreError(f"{self.where} was opened read-only")
         rows = [
             (record.id, seat, info.kind, info.entity, info.player_id,
              record.scores[seat] if record.scores else None,
              record.returns[seat] if record.returns else None)
             for seat, info in enumerate(record.seats)
         ]
-        with self._lock, self._db:
-            self._db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
-            self._db.execute(
+        with self._errors(), self._db.transaction() as db:
+            db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
+            db.execute(
                 "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (record.id, record.game, record.outcome, int(record.research_use),
                  record.started_at, record.ended_at, record.to_json()),
             )
-            self._db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
     # --- reading --------------------------------------------------------------------------
 
     def get(self, record_id: str) -> MatchRecord:
         row = self._query("SELECT record FROM matches WHERE id = ?", (record_id,))
         if not row:
-            raise KeyError(f"no session {record_id!r} in {self.path}")
+            raise KeyError(f"no session {record_id!r} in {self.where}")
         return MatchRecord.from_json(row[0][0])
 
-    def records(self, *, game: str | None = None, limit: int | None = None,
-                newest_first: bool = False) -> Iterator[MatchRecord]:
-        """Stored sessions, oldest first unless ``newest_first``."""
-        sql = "SELECT record FROM matches"
+    def stored(self, ids: Iterable[str]) -> set[str]:
+        """Which of ``ids`` are stored."""
+        wanted, found = list(ids), set()
+        for start in range(0, len(wanted), 500):
+            chunk = tuple(wanted[start:start + 500])
+            marks = ", ".join("?" * len(chunk))
+            found |= {row[0] for row in self._query(
+                f"SELECT id FROM matches WHERE id IN ({marks})", chunk)}
+        return found
+
+    def texts(self, *, game: str | None = None, limit: int | None = None,
+              newest_first: bool = False) -> Iterator[tuple[str, str]]:
+        """Stored sessions as (id, record JSON), oldest first unless ``newest_first``."""
+        sql = "SELECT id, record FROM matches"
         args: list[Any] = []
         if game is not None:
             sql += " WHERE game = ?"
             args.append(game)
-        sql += f" ORDER BY ended_at {'DESC' if newest_first else 'ASC'}, id"
+        order = "DESC NULLS LAST" if newest_first else "ASC NULLS FIRST"
+        sql += f" ORDER BY ended_at {order}, id"
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        for (text,) in self._query(sql, tuple(args)):
+        yield from self._query(sql, tuple(args))
+
+    def records(self, *, game: str | None = None, limit: int | None = None,
+                newest_first: bool = False) -> Iterator[MatchRecord]:
+        """Stored sessions, oldest first unless ``newest_first``."""
+        for _, text in self.texts(game=game, limit=limit, newest_first=newest_first):
             yield MatchRecord.from_json(text)
 
     def summaries(self, *, limit: int = 50, player_id: str | None = None) -> list[dict[str, Any]]:
@@ -156,7 +158,7 @@ class Store:
         if player_id is not None:
             sql += " WHERE id IN (SELECT match_id FROM seats WHERE player_id = ?)"
             args = (player_id,)
-        sql += " ORDER BY ended_at DESC LIMIT ?"
+        sql += " ORDER BY ended_at DESC NULLS LAST LIMIT ?"
         out = []
         for match_id, game, outcome, ended_at in self._query(sql, (*args, limit)):
             seats = self._query(
@@ -169,21 +171,21 @@ class Store:
     def count(self) -> int:
         return int(self._query("SELECT count(*) FROM matches", ())[0][0])
 
+    def schema_version(self) -> int:
+        with self._errors():
+            return self._db.schema_version()
+
     def revision(self) -> tuple[int, int, int]:
         """(sessions stored, two change counters): differs after any commit, by this Store
-        (``total_changes``) or by another connection or process (SQLite's
-        ``data_version``), including a session saved again under the same id.
+        or by another connection or process, including a session saved again under the
+        same id (SQLite: ``data_version`` and ``total_changes``; PostgreSQL: the counter
+        every save increments).
 
         Cheap enough to call on every page refresh; caches key on it. Only values from the
         same Store object are comparable.
         """
-        with self._lock:
-            try:
-                count = self._db.execute("SELECT count(*) FROM matches").fetchone()[0]
-                version = self._db.execute("PRAGMA data_version").fetchone()[0]
-            except sqlite3.DatabaseError as err:
-                raise StoreError(f"{self.path}: {err}") from None
-            return int(count), int(version), int(self._db.total_changes)
+        with self._errors():
+            return self._db.revision()
 
     def results(self) -> list[dict[str, Any]]:
         """Every stored session's result without its moves, oldest first: id, game, outcome,
@@ -194,7 +196,8 @@ class Store:
         rows = self._query(
             "SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, s.seat, s.kind, "
             "s.entity, s.player_id, s.score, s.return FROM matches m "
-            "JOIN seats s ON s.match_id = m.id ORDER BY m.ended_at, m.id, s.seat", ())
+            "JOIN seats s ON s.match_id = m.id ORDER BY m.ended_at ASC NULLS FIRST, m.id, "
+            "s.seat", ())
         out: list[dict[str, Any]] = []
         for match_id, game, outcome, research, ended_at, _, kind, entity, player, score, ret \
                 in rows:
@@ -206,17 +209,71 @@ class Store:
         return out
 
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
-            except sqlite3.DatabaseError as err:
-                raise StoreError(f"{self.path}: {err}") from None
+        with self._errors():
+            return self._db.query(sql, args)
+
+    def _errors(self) -> _Errors:
+        return _Errors(self.where)
 
 
-def export_jsonl(store: Store, out: Any, *, game: str | None = None) -> int:
-    """Write one replayable JSON record per line to ``out``; return how many."""
-    n = 0
-    for record in store.records(game=game):
+class _Errors:
+    """Database errors raised inside the block become one-line StoreErrors."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: object) -> None:
+        if err is None or isinstance(err, StoreError):
+            return
+        if isinstance(err, sqlite3.DatabaseError) or _is_psycopg_error(err):
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreError(f"{self.where}: {first}") from None
+
+
+def _is_psycopg_error(err: BaseException) -> bool:
+    return type(err).__module__.startswith("psycopg")
+
+
+@dataclass
+class Exported:
+    """What an export wrote, and the records it left out, by reason."""
+
+    count: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+
+    def note(self) -> str:
+        """One line for the person who ran the export."""
+        line = f"exported {self.count} record{'s' if self.count != 1 else ''}"
+        if self.skipped:
+            line += (f"; skipped {sum(self.skipped.values())} that this version cannot read ("
+                     + ", ".join(f"{n} {why}" for why, n in sorted(self.skipped.items())) + ")")
+        return line
+
+
+def export_jsonl(store: Store, out: Any, *, game: str | None = None) -> Exported:
+    """Write one replayable JSON record per line to ``out``. A record this version cannot
+    read (an unknown record schema, a broken record) is skipped and counted, not fatal."""
+    done = Exported()
+    for _, text in store.texts(game=game):
+        try:
+            record = MatchRecord.from_json(text)
+        except (ValueError, KeyError, TypeError) as err:
+            done.skipped[_unreadable(text, err)] += 1
+            continue
         out.write(json.dumps(record.to_dict(), sort_keys=True) + "\n")
-        n += 1
-    return n
+        done.count += 1
+    return done
+
+
+def _unreadable(text: str, err: Exception) -> str:
+    try:
+        schema = json.loads(text).get("schema")
+    except (ValueError, AttributeError):
+        return "not valid JSON"
+    if schema != RECORD_SCHEMA:
+        return f"with record schema {schema!r}"
+    return f"malformed ({type(err).__name__})"

@@ -9,12 +9,14 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
+from agents.specs import AgentSpec, parse_spec
 from games import registry
-from sessions.engine import FailurePolicy, play_match
-from sessions.match import Match
-from sessions.record import MatchRecord, SeatRecord
+from sessions.engine import FailurePolicy
+from sessions.fanout import Job, Runner, Schedule, Serial, play_one
+from sessions.record import MatchRecord
 from sessions.store import Store
+
+__all__ = ["Standing", "TournamentResult", "match_seed", "play_one", "run_tournament", "seating"]
 
 
 @dataclass
@@ -78,9 +80,14 @@ def seating(index: int, participants: int) -> list[int]:
 
 def run_tournament(game_id: str, specs: Sequence[str], *, matches: int, seed: int, store: Store,
                    params: Mapping[str, Any] | None = None,
-                   policy: FailurePolicy = FailurePolicy(), progress: bool = True
-                   ) -> TournamentResult:
-    """Play ``matches`` matches, rotating seats, storing each record as it completes."""
+                   policy: FailurePolicy = FailurePolicy(), progress: bool = True,
+                   runner: Runner | None = None) -> TournamentResult:
+    """Play ``matches`` matches, rotating seats, storing each record as it completes.
+
+    ``runner`` plays them (sessions.fanout: serial by default, N processes, or Ray); this
+    process alone stores them, so each is stored once, and match i's record depends only on
+    ``seed`` and i, not on where or when it ran.
+    """
     spec = registry.get(game_id)
     parsed: list[AgentSpec] = [parse_spec(s) for s in specs]
     chosen = spec.params(params)
@@ -88,32 +95,20 @@ def run_tournament(game_id: str, specs: Sequence[str], *, matches: int, seed: in
     if len(parsed) != players:
         raise ValueError(f"{spec.title} needs {players} agents, got {len(parsed)}")
     standings = [Standing(i + 1, a.text, a.entity) for i, a in enumerate(parsed)]
+    jobs = [Job(game_id, tuple(parsed[p] for p in seating(index, players)),
+                match_seed(seed, index), dict(chosen), policy, tag=seating(index, players))
+            for index in range(matches)]
     ids = []
-    bar = tqdm(range(matches), desc=f"{game_id}", unit="match", disable=not progress,
+    bar = tqdm(total=matches, desc=f"{game_id}", unit="match", disable=not progress,
                file=sys.stderr)
-    for index in bar:
-        order = seating(index, players)
-        record = play_one(game_id, [parsed[p] for p in order], seed=match_seed(seed, index),
-                          params=chosen, policy=policy)
+    for job, record in Schedule(jobs, runner or Serial()).results():
         store.save(record)
         ids.append(record.id)
-        _tally(standings, order, record)
+        _tally(standings, job.tag, record)
+        bar.update(1)
         bar.set_postfix_str(" ".join(f"{s.participant}:{s.wins}W" for s in standings))
+    bar.close()
     return TournamentResult(game_id, dict(chosen), seed, standings, ids)
-
-
-def play_one(game_id: str, seats: Sequence[AgentSpec], *, seed: int,
-             params: Mapping[str, Any] | None = None,
-             policy: FailurePolicy = FailurePolicy()) -> MatchRecord:
-    """Play one match with ``seats[i]`` in seat i and return its record."""
-    spec = registry.get(game_id)
-    chosen = spec.params(params)
-    records = [SeatRecord(kind=a.kind, spec=a.text, entity=a.entity, settings=a.settings())
-               for a in seats]
-    match = Match(game_id, records, seed=seed, params=chosen)
-    agents = [make_agent(a, spec, match.record.params, seed=seat_seed(seed, i, a.text))
-              for i, a in enumerate(seats)]
-    return play_match(match, agents, policy=policy)
 
 
 def _tally(standings: list[Standing], order: list[int], record: MatchRecord) -> None:

@@ -92,3 +92,32 @@ def page(browser, app, viewport):
     opened.goto(app.url)
     yield opened
     context.close()
+
+
+# --- the store's backends ------------------------------------------------------------------
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server on a loopback port (tests/postgres.py), once per test run
+    (per xdist worker)."""
+    from tests import postgres
+
+    if postgres.binaries() is None:
+        pytest.skip("Debian's postgresql is not installed (scripts/test.sh installs it)")
+    pytest.importorskip("psycopg")
+    with postgres.running_postgres() as server:
+        yield server
+
+
+@pytest.fixture(params=BACKENDS)
+def store_location(request, tmp_path) -> str:
+    """Where a fresh, empty store is: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "arena.sqlite3")
+    from tests import postgres
+
+    server = request.getfixturevalue("postgres_server")
+    return postgres.database(server, f"t{abs(hash(request.node.nodeid)) % 10**12}")

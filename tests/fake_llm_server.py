@@ -6,8 +6,10 @@ to it exactly as they talk to the providers.
 Each request gets the next scripted :class:`Reply` (``server.script(...)``), or, when the
 script is empty, the responder's reply (by default: the first legal move listed in the
 prompt). Replies can inject faults: a delay, an HTTP error with ``Retry-After``, a malformed
-body, a connection dropped mid-stream, a stream cut short. Every request is recorded with
-its headers and JSON body.
+body, a connection dropped mid-stream, a stream cut short, silence (the request is read and
+never answered), a stream that begins and then holds back its text (with or without
+keep-alive pings). A responder may also quote the caller's key back (``request.key``).
+Every request is recorded with its headers and JSON body.
 
 Run it by hand (``python tests/fake_llm_server.py``) to point the app at it.
 """
@@ -48,6 +50,15 @@ class Reply:
     """None: report no usage (as llama.cpp's server does while streaming)."""
     piece: int = 4
     gap: float = 0.0
+    silent: bool = False
+    """Read the request and never answer (until the server stops)."""
+    hold: float = 0.0
+    """Streams: after the first event (which carries no text), wait this long before the rest."""
+    ping: float = 0.0
+    """While holding, send a keep-alive every this many seconds (an SSE comment for OpenAI,
+    a ``ping`` event for Anthropic), which carries no text."""
+    logprobs: tuple[tuple[str, float], ...] = ()
+    """OpenAI: the first token's top log-probabilities, sent when the request asks for them."""
 
 
 @dataclass
@@ -172,6 +183,8 @@ class FakeLLM:
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), _handler(self))
         self._thread: threading.Thread | None = None
+        self.stopping = threading.Event()
+        """Set when the server stops (silent replies end then)."""
 
     @property
     def url(self) -> str:
@@ -194,6 +207,7 @@ class FakeLLM:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -240,6 +254,10 @@ def _handler(server: FakeLLM) -> type[BaseHTTPRequestHandler]:
             request = Request(api, self.path, {k.lower(): v for k, v in self.headers.items()},
                               body)
             reply = server._reply(request)
+            if reply.silent:
+                server.stopping.wait()
+                self.close_connection = True
+                return
             time.sleep(reply.delay)
             if reply.status != 200:
                 self._error(api, reply)
@@ -320,9 +338,28 @@ def _handler(server: FakeLLM) -> type[BaseHTTPRequestHandler]:
                     self.close_connection = True
                     return
                 request.sent.append(time.time())
+                if i == 0 and reply.hold and not self._hold(request, reply):
+                    return
                 if reply.gap:
                     time.sleep(reply.gap)
             self._chunk(b"")
+
+        def _hold(self, request: Request, reply: Reply) -> bool:
+            """Wait ``reply.hold`` seconds, pinging if asked; False if the client hung up."""
+            until = time.monotonic() + reply.hold
+            while (left := until - time.monotonic()) > 0:
+                if server.stopping.wait(min(left, reply.ping or left)):
+                    return False
+                if reply.ping and until - time.monotonic() > 0:
+                    ping = ("event: ping\ndata: {\"type\": \"ping\"}\n\n"
+                            if request.api == "anthropic" else ": ping\n\n")
+                    try:
+                        self._chunk(ping.encode())
+                    except OSError:
+                        request.hung_up = time.time()
+                        self.close_connection = True
+                        return False
+            return True
 
         def _chunk(self, data: bytes) -> None:
             self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
@@ -346,6 +383,13 @@ def _openai_events(request: Request, reply: Reply) -> list[tuple[str, str]]:
     events = [chunk({"role": "assistant", "content": ""})]
     events += [chunk({"reasoning_content": p}) for p in _pieces(reply.reasoning, reply.piece)]
     events += [chunk({"content": p}) for p in _pieces(reply.text, reply.piece)]
+    if request.body.get("logprobs") and reply.logprobs and len(events) > 1:
+        top = [{"token": t, "logprob": lp, "bytes": None} for t, lp in reply.logprobs]
+        first = json.loads(events[1][1])
+        first["choices"][0]["logprobs"] = {"content": [
+            {"token": top[0]["token"], "logprob": top[0]["logprob"], "bytes": None,
+             "top_logprobs": top}]}
+        events[1] = ("", json.dumps(first))
     if reply.fault == "cut":
         return events
     events.append(chunk({}, reply.finish))

@@ -209,6 +209,40 @@ def test_a_faulting_slow_model_shows_retries_and_ending_it_is_not_a_loss(app, fa
     assert streamed.hung_up is not None and len(streamed.sent) < 100  # the call was cut
 
 
+def test_a_provider_echoing_the_typed_key_never_gets_it_shown_or_stored(app, fake):
+    key = new_key("anthropic")
+
+    def echo(request: Request) -> Reply:
+        said = f"Your key {request.key} is a fine key. The centre is strong."
+        return Reply(text=f"{said}\nFinal answer: {request.legal_moves()[0]}", reasoning=said,
+                     piece=5, gap=0.01)
+
+    fake.responder = echo
+    client = Recorded(app)
+    client.predict("anthropic/claude-haiku-4-5", key, api_name="/set_key")
+    state = client.predict("tic_tac_toe", "anthropic/claude-haiku-4-5+cot", "first", PLAYER,
+                           True, "", api_name="/new_game")
+    job = client.submit("C2R2", api_name="/move")
+    live = poll(client, lambda t: panes(t) and "fine key" in panes(t)[0]["answer"])
+    state = client.done(job)
+    while not state["over"]:
+        state = client.predict(state["legal"][0], api_name="/move")
+    final = client.predict(api_name="/thinking")
+    with Store(app.store_path) as store:
+        exported = io.StringIO()
+        export_jsonl(store, exported)
+        record = store.get(state["session"])
+    assert "Your key [key] is a fine key" in panes(final)[0]["answer"]
+    assert "Your key [key] is a fine key" in record.moves[1].reasoning
+    stored = b"".join(p.read_bytes() for p in Path(app.data_dir).glob("arena.sqlite3*"))
+    secret = key[-32:]
+    for piece in (secret[:12], secret[-12:]):
+        assert piece.encode() not in stored
+        for name, text in (("export", exported.getvalue()), ("live panel", json.dumps(live)),
+                           ("final panel", json.dumps(final))):
+            assert piece not in text, f"the echoed key reached the {name}"
+
+
 def test_typed_keys_never_reach_the_store_the_export_the_log_or_an_answer(app, fake):
     key = new_key("openai")
     # the provider refuses the first call with a message quoting the key, as some do

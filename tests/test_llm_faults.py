@@ -153,3 +153,76 @@ def test_servers_that_report_no_usage_get_estimates(fake):
     decision, _, _ = act(fake, "openai/gpt-4o-mini")
     usage = decision.meta["usage"]
     assert usage["estimated"] is True and usage["prompt_tokens"] > 100
+
+
+# --- silence and the whole decision's time limit ----------------------------------------------
+
+SILENCE = Budget(turn_seconds=20.0, request_timeout=10.0, first_token_seconds=1.0,
+                 backoff_base=0.05, backoff_max=0.1)
+
+
+def forfeit_time(fake: FakeLLM, spec: str, budget: Budget) -> tuple[float, object]:
+    """Play tic-tac-toe with the LLM first; how long until the game ended, and its record."""
+    llm = parse_spec(spec)
+    seats = [SeatRecord("llm", llm.text, llm.entity), SeatRecord("random", "random", "random")]
+    match = Match("tic_tac_toe", seats, seed=1)
+    agents = [agent_for(fake, spec, budget), make_agent("random", TIC, match.record.params, seed=2)]
+    started = time.monotonic()
+    record = play_match(match, agents)
+    return time.monotonic() - started, record
+
+
+@pytest.mark.parametrize("spec", BOTH)
+@pytest.mark.parametrize("silence", [
+    Reply(silent=True),  # the connection is accepted and never answered
+    Reply(text="C1R1", hold=8.0),  # the stream begins, then no text
+    Reply(text="C1R1", hold=8.0, ping=0.2),  # keep-alives only
+], ids=["no-response", "no-text", "keep-alives"])
+def test_a_silent_provider_forfeits_after_the_first_token_timeout(fake, spec, silence):
+    fake.responder = lambda request: silence
+    seconds, record = forfeit_time(fake, spec, SILENCE)
+    assert record.outcome == "forfeit" and record.ended_by == 0
+    assert seconds < SILENCE.first_token_seconds + 1.0  # not 3 asks x 4 tries x the timeout
+    assert len(fake.requests) == 1  # silence is not tried again, nor asked again
+    [attempt] = record.unplayed
+    assert attempt.reason == "timeout"
+    assert "sent no text for 1 s" in attempt.message
+    assert "sent no text for 1 s" in record.end_reason
+
+
+def test_the_time_limit_covers_the_re_asks_after_a_rejected_answer(fake):
+    """An illegal answer after 1 s, then answers that stream too slowly: the match's re-ask
+    gets only what is left of the move's 2 s, and is not asked a third time."""
+    fake.script(Reply(text="C9R9", delay=1.0))
+    fake.responder = lambda request: Reply(text="C2R2 " * 100, piece=1, gap=0.02)  # ~10 s
+    budget = Budget(turn_seconds=2.0, request_timeout=5.0, first_token_seconds=5.0)
+    seconds, record = forfeit_time(fake, "openai/gpt-4o-mini", budget)
+    assert record.outcome == "forfeit"
+    assert 2.0 <= seconds < 2.6
+    assert [a.reason for a in record.unplayed] == ["illegal", "timeout"]
+    assert len(fake.requests) == 2
+
+
+def test_a_network_timeout_shorter_than_the_silence_limit_is_still_retried(fake):
+    """Only silence as long as the first-token timeout ends the call at once; a network
+    wait that times out sooner is a fault that may pass, retried as before."""
+    fake.script(Reply(text="C1R1", hold=3.0, piece=4), Reply(text="C3R3"))
+    budget = Budget(turn_seconds=10.0, request_timeout=0.5, first_token_seconds=2.0,
+                    backoff_base=0.05, backoff_max=0.1)
+    decision, seconds, _ = act(fake, "openai/gpt-4o-mini", budget=budget)
+    assert decision.failure is None and decision.proposal.text == "C3R3"
+    [call] = decision.meta["llm"]["calls"]
+    assert [f["reason"] for f in call["faults"]] == ["timeout"]
+    assert seconds < 2.0
+
+
+def test_cancel_closes_a_stream_that_sends_nothing(fake):
+    import threading
+
+    fake.responder = lambda request: Reply(text="C1R1", hold=8.0, ping=0.2)
+    agent = agent_for(fake, "anthropic/claude-haiku-4-5", Budget(first_token_seconds=30.0))
+    threading.Timer(0.5, agent.cancel).start()
+    started = time.monotonic()
+    decision = agent.act(first_view())
+    assert decision.failure == "cancelled" and time.monotonic() - started < 1.0
+    assert agent.deadline is None

@@ -95,3 +95,22 @@ def test_the_server_stops_when_the_app_exits(tmp_path):
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive(pid)
+
+
+def test_rap_plans_with_the_offline_models_log_probabilities():
+    """RAP's yes/no judgements read llama.cpp's top log-probabilities (a depth-1, one-
+    iteration search: one proposal, then a prediction and a judgement per candidate)."""
+    spec = parse_spec("local/smollm2-135m+rap:1:1")
+    assert spec.entity == "local/smollm2-135m+rap:1:1+json"
+    game = registry.get("tic_tac_toe")
+    seats = [SeatRecord("random", "random", "random")] * 2
+    match = Match("tic_tac_toe", seats, seed=4)
+    with LocalServers() as servers:
+        agent = make_agent(spec, game, match.record.params, seed=1, servers=servers)
+        decision = agent.act(match.view(0))
+    votes = decision.meta["llm"]["votes"]
+    assert decision.meta["usage"]["calls"] == votes["calls"] <= 7
+    assert votes["candidates"], "the model named no legal move (seeded: it does)"
+    assert votes["judged_by"] == {"logprobs": len(votes["candidates"])}
+    judged = [c for c in decision.meta["llm"]["calls"] if c["purpose"] == "rap judge"]
+    assert judged and all(c.get("top_logprobs") for c in judged)

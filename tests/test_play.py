@@ -15,7 +15,14 @@ from games.registry import get
 from renderers import renderer
 from sessions.store import Store
 from sessions.web.play import OpenSessions, PlaySession
-from sessions.web.players import Person, game_menu, new_player_id, opponents_for, profile_person
+from sessions.web.players import (
+    Person,
+    browser_profile,
+    game_menu,
+    new_player_id,
+    opponents_for,
+    profile_person,
+)
 from tests.conftest import GAME_IDS
 
 
@@ -417,7 +424,13 @@ def test_profiles_and_people_are_validated():
     assert profile_person(None).consent is False
     kept = profile_person({"player_id": "abcdef0123456789", "consent": True, "name": " Bo  b "})
     assert (kept.player_id, kept.consent, kept.display_name) == ("abcdef0123456789", True, "Bo b")
-    assert profile_person({"player_id": "x' OR 1=1"}).player_id != "x' OR 1=1"
+    with pytest.raises(ValueError, match="8-64 letters, digits"):
+        profile_person({"player_id": "x' OR 1=1"})  # refused with the rule, never swapped
+    with pytest.raises(ValueError, match="at most 40"):
+        profile_person({"player_id": "abcdef0123456789", "name": "n" * 41})  # never cut
+    repaired = browser_profile({"player_id": "x' OR 1=1", "consent": True, "name": "n" * 41})
+    assert Person(repaired["player_id"]) and repaired["consent"] is True  # a fresh valid id
+    assert repaired["player_id"] != "x' OR 1=1" and repaired["name"] == ""
     with pytest.raises(ValueError, match="player id"):
         Person("short")
     with pytest.raises(ValueError, match="at most 40"):
@@ -514,3 +527,72 @@ def test_reasoning_in_sealed_rounds_waits_for_the_end(person):
         session.play_number(10)
         session.run_agents()
     assert session.over and session.reasoning().startswith("I will play choose 100.")
+
+
+# --- stale, oversized and repeated input --------------------------------------------------------
+
+
+def test_a_move_sent_for_a_position_that_has_moved_on_is_refused(store, person):
+    session = PlaySession("tic_tac_toe", "random", person=person, seat="first", seed=2,
+                          store=store)
+    assert session.move_number == 1 and session.snapshot()["move_number"] == 1
+    assert session.play_text("C1R1", expected=1) == "You played C1R1."
+    session.run_agents()
+    assert session.move_number == 3
+    before = _snapshot(session)
+    stale = ("Not played: that was sent for move 1, but the game is at move 3 now. "
+             "Look at the position and send your move again.")
+    legal = [m.label for m in session.legal()]
+    assert session.play_text(legal[0], expected=1) == stale
+    assert session.click(*_centre(session, legal[0]), expected=2) == stale.replace(
+        "move 1,", "move 2,")
+    assert session.play_label(legal[0], expected=1) == stale
+    assert _snapshot(session) == before and session.match.attempts(0) == []
+    assert session.play_text(legal[0], expected=3) == f"You played {legal[0]}."
+
+
+def test_move_text_past_the_cap_is_refused_unread_and_not_recorded(person):
+    session = PlaySession("tic_tac_toe", "random", person=person, seat="first", seed=2)
+    notice = session.play_text("C1R1 " * 1_000_000)
+    assert notice == ("That move has 5,000,000 characters; at most 2,000 are read, so it "
+                      "was not played (nothing was recorded).")
+    assert session.match.attempts(0) == [] and session.record.moves == []
+    session.play_text("x" * 2_000)  # at the cap: read, refused by the adapter, recorded
+    [attempt] = session.match.attempts(0)
+    assert attempt.reason == "too_long" and len(attempt.raw) == 2_000
+
+
+def test_records_keep_a_bounded_prefix_of_raw_text_with_its_length_and_hash():
+    import hashlib
+
+    from games.actions import MAX_KEPT_CHARS, MoveError, Text
+    from sessions.match import Match
+    from sessions.record import SeatRecord
+
+    match = Match("tic_tac_toe", [SeatRecord("llm", "x", "x")] * 2, seed=1)
+    answer = "I think " * 20_000 + "C1R1"
+    with pytest.raises(MoveError):
+        match.submit(0, Text(text=answer, source="llm"))
+    match.submit(0, Text(text="C2R2", source="llm"), reasoning="why " * 10_000)
+    [attempt] = match.record.moves[0].rejected
+    assert attempt.raw == answer[:MAX_KEPT_CHARS] and attempt.reason == "too_long"
+    assert attempt.meta["raw_cut"] == {
+        "characters": len(answer), "kept": MAX_KEPT_CHARS,
+        "rest_sha256": hashlib.sha256(answer[MAX_KEPT_CHARS:].encode()).hexdigest()}
+    move = match.record.moves[0]
+    assert len(move.reasoning) == MAX_KEPT_CHARS
+    assert move.meta["reasoning_cut"]["characters"] == 40_000
+    assert len(match.record.to_json()) < 3 * MAX_KEPT_CHARS
+
+
+def test_the_status_counts_down_an_agents_time_limit(person):
+    agent = GateAgent()
+    agent.deadline = time.monotonic() + 30.4  # as an LLM seat says while it decides
+    session = PlaySession("tic_tac_toe", "random", person=person, seat="second", seed=1,
+                          build_agent=_gated(agent))
+    progress = session.advance(poll=0.01)
+    next(progress)
+    assert agent.started.wait(5)
+    assert session.status() == "Random is thinking… 0 s (at most 30 s more)"
+    agent.release.set()
+    list(progress)

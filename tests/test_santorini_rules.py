@@ -193,7 +193,7 @@ def test_mcts_plays_santorini_through_the_python_search():
         seat = match.to_move()[0]
         decision = agents[seat].act(match.view(seat))
         match.submit(seat, decision.proposal)
-        assert decision.meta["simulations"] in (60, 20, "time-capped", "probe only")
+        assert decision.meta["simulations"] <= (60 if seat == 0 else 20)  # never past it
     assert len(match.record.moves) == 12
 
 

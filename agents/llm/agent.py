@@ -9,6 +9,12 @@ which the match stores with the move or with the rejected attempt. A call's exac
 ``prompt.system`` as the system prompt, then the user turn ``prompt.context`` + "## What to
 answer" + the call's ``instruction``, then, for calls that answer with a move, each earlier
 rejected answer and the message sent back (``prompt.retry``).
+
+A decision has one deadline, ``budget.turn_seconds`` after it began: when the match asks
+again after a rejected answer (``feedback``), the same deadline holds, and a re-ask with no
+time left returns at once with failure ``timeout``. :attr:`LLMAgent.deadline` tells a page
+how long the seat may still take. Every key the process holds (``keys``) is blanked in what
+the provider sends before it is emitted or recorded.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from agents.base import Decision, SeatView
@@ -30,21 +37,22 @@ from agents.llm.usage import Usage, cost
 from renderers import png, renderer
 
 SAMPLE_TEMPERATURE = 0.7
-_NO_ANSWER = ("api_error", "timeout", "cancelled")
+_NO_ANSWER = ("api_error", "timeout", "cancelled", "too_long")
 _log = logging.getLogger(__name__)
 
 
 class LLMAgent:
     """A language model playing one seat.
 
-    ``reasoning`` is one of ``prompt``, ``cot``, ``sc-cot``, ``tot``; ``structured`` asks for
+    ``reasoning`` is one of ``prompt``, ``cot``, ``sc-cot``, ``tot``, ``rap[:D:N]``; ``structured`` asks for
     JSON answers; ``vision`` sends the board image (when the game's renderer draws one).
     """
 
     def __init__(self, chat: Chat, opponent: Opponent, *, entity: str, reasoning: str,
                  structured: bool = False, vision: bool = False, seed: int = 0,
-                 budget: Budget | None = None, on_event: EventSink | None = None) -> None:
-        if reasoning not in modes.REASONING:
+                 budget: Budget | None = None, on_event: EventSink | None = None,
+                 keys: Callable[[], Iterable[str]] = tuple) -> None:
+        if modes.base(reasoning) is None:
             raise ValueError(f"unknown reasoning mode {reasoning!r}; "
                              f"modes: {', '.join(modes.REASONING)}")
         self.chat = chat
@@ -63,25 +71,41 @@ class LLMAgent:
         self._decisions = 0
         self._retry: list[tuple[str, str]] = []
         self._last_answer = ""
+        self._keys = keys
+        self._deadline: float | None = None
+        self._caller: Caller | None = None
 
     # --- the Agent protocol ------------------------------------------------------------
 
     def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
         started = time.monotonic()
         self._decisions += 1
-        if feedback is None:
+        if feedback is None or self._deadline is None:
             self._retry = []
+            self._deadline = started + self.budget.turn_seconds
         elif self._last_answer:  # show the model what it said and why it was refused
             self._retry.append((self._last_answer, feedback))
+        deadline = self._deadline
+        if started >= deadline:
+            return self._out_of_time()
+        try:
+            return self._decide(view, started, deadline)
+        finally:
+            self._caller = None
+
+    def _decide(self, view: SeatView, started: float, deadline: float) -> Decision:
         image, image_note = self._image(view)
         where = prompts.position(view, image=image is not None)
         self._emit(LLMEvent("start", view.seat, data={
             "entity": self.entity, "mode": self.reasoning, "structured": self.structured,
             "retry": len(self._retry), "image": image is not None,
-            "streams": modes.planned_streams(self.reasoning)}))
+            "streams": modes.planned_streams(self.reasoning),
+            "seconds_left": round(deadline - started, 3)}))  # of the move's time limit
+        self._caller = Caller(self.chat, self.budget, seat=view.seat, emit=self._emit,
+                              rng=self._rng, cancelled=self._cancelled, deadline=deadline,
+                              keys=self._keys())
         ask = modes.Ask(
-            caller=Caller(self.chat, self.budget, seat=view.seat, emit=self._emit,
-                          rng=self._rng, cancelled=self._cancelled),
+            caller=self._caller,
             view=view, where=where, structured=self.structured, image=image,
             retry=tuple(self._retry), max_tokens=self.opponent.max_tokens,
             temperature=self.opponent.temperature,
@@ -101,10 +125,24 @@ class LLMAgent:
         return Decision(outcome.proposal, raw=outcome.raw, reasoning=outcome.reasoning,
                         seconds=seconds, failure=outcome.failure, meta=meta)
 
+    def _out_of_time(self) -> Decision:
+        detail = (f"no time left of the {self.budget.turn_seconds:g} s time limit for this "
+                  "move")
+        return Decision(None, failure="timeout", meta={"failure_detail": detail})
+
     # --- controls for the page ---------------------------------------------------------
 
+    @property
+    def deadline(self) -> float | None:
+        """When the decision in progress ends at the latest (``time.monotonic``): its time
+        limit, or sooner while the provider has sent nothing (the first-token timeout);
+        None when the seat is not deciding."""
+        caller = self._caller
+        return None if caller is None else caller.gives_up_at()
+
     def cancel(self) -> None:
-        """Stop thinking: calls in flight end at their next piece of text, and later
+        """Stop thinking: a stream in flight is closed within a tenth of a second (a
+        request still waiting for its response ends at its network timeout), and later
         decisions return at once with failure ``cancelled`` (the page ends the match)."""
         self._cancelled.set()
 

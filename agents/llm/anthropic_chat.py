@@ -10,7 +10,14 @@ import base64
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agents.llm.chat import ChatRequest, Completion, OnToken, ProviderFault, provider_faults
+from agents.llm.chat import (
+    ChatRequest,
+    Completion,
+    OnOpen,
+    OnToken,
+    ProviderFault,
+    provider_faults,
+)
 
 if TYPE_CHECKING:
     import anthropic
@@ -28,10 +35,12 @@ class AnthropicChat:
         self.model = model
 
     def stream(self, request: ChatRequest, *, on_token: OnToken, timeout: float,
-               keep_going: Callable[[], None]) -> Completion:
+               keep_going: Callable[[], None], on_open: OnOpen | None = None) -> Completion:
         text: list[str] = []
         with provider_faults(self.client.api_key, text):
             stream = self.client.messages.create(**self._arguments(request, timeout))
+            if on_open is not None:
+                on_open(stream.close)
             with stream:
                 return _read(stream, text, on_token, keep_going)
 

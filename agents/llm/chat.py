@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import email.utils
 import json
-import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -20,10 +19,12 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from agents.llm.events import Channel
+from agents.llm.redaction import redact
 
-FaultReason = Literal["api_error", "timeout", "truncated"]
+FaultReason = Literal["api_error", "timeout", "truncated", "too_long"]
 Finish = Literal["stop", "length"]
 OnToken = Callable[[Channel, str], None]
+OnOpen = Callable[[Callable[[], None]], None]
 
 _RETRY_STATUS = {408, 409, 425, 429}
 
@@ -46,6 +47,9 @@ class ChatRequest:
     max_tokens: int = 1024
     temperature: float | None = 0.2
     seed: int | None = None
+    logprobs: bool = False
+    """Ask for the top log-probabilities of the answer's first token (providers that have
+    them; RAP's yes/no judgements)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,9 @@ class Completion:
     finish: Finish
     prompt_tokens: int | None
     completion_tokens: int | None
+    top_logprobs: tuple[tuple[str, float], ...] = ()
+    """The first answer token's most likely tokens and their log-probabilities, when asked
+    for and returned."""
 
 
 class ProviderFault(Exception):
@@ -85,9 +92,11 @@ class Chat(Protocol):
     model: str
 
     def stream(self, request: ChatRequest, *, on_token: OnToken, timeout: float,
-               keep_going: Callable[[], None]) -> Completion:
+               keep_going: Callable[[], None], on_open: OnOpen | None = None) -> Completion:
         """Make one call. ``keep_going()`` is called between pieces and raises
-        :class:`Stopped` to abandon the call; ``timeout`` bounds each network wait."""
+        :class:`Stopped` to abandon the call; ``timeout`` bounds each network wait;
+        ``on_open(close)`` is given, once the response has begun, a callable that closes
+        it from another thread (a watchdog's way to end a stream that sends no text)."""
         ...
 
 
@@ -181,16 +190,3 @@ def retry_after(headers: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
-
-
-# --- secrets -----------------------------------------------------------------------------
-
-_KEY_LIKE = re.compile(r"\b(?:sk|pk|rk|key)-[A-Za-z0-9_*\-]{6,}|\b[A-Za-z0-9_\-]{8}\*{3,}[A-Za-z0-9_*\-]*")
-
-
-def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """``text`` with every given secret, and anything shaped like an API key, blanked out."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "[key]")
-    return _KEY_LIKE.sub("[key]", text)

@@ -52,6 +52,8 @@ class Opponent:
     temperature: float | None = DEFAULT_TEMPERATURE
     max_tokens: int = DEFAULT_MAX_TOKENS
     gguf: str | None = None
+    first_token_seconds: float | None = None
+    """How long a call may send no text before it is a timeout (None: the Budget's 30 s)."""
 
     @property
     def spec(self) -> str:
@@ -160,6 +162,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "key_env": (str,), "vision": (bool,), "price_input": (int, float),
     "price_output": (int, float), "mode": (str,), "structured": (str,),
     "temperature": (int, float, str), "max_tokens": (int,), "gguf": (str,),
+    "first_token_seconds": (int, float),
 }
 
 
@@ -199,6 +202,11 @@ def _entry(item: Any, source: str, index: int) -> Opponent:
             values[name] = float(values[name])
     if values.get("max_tokens", 1) < 1:
         raise ConfigError(f"{where}: max_tokens must be ≥ 1")
+    if "first_token_seconds" in values:
+        if not 0 < values["first_token_seconds"] <= 600:
+            raise ConfigError(f"{where}: first_token_seconds must be more than 0 and at most "
+                              "600")
+        values["first_token_seconds"] = float(values["first_token_seconds"])
     return Opponent(**values)
 
 

@@ -10,6 +10,9 @@
   three analyses, a vote keeps the best; three moves built on it, a vote picks the move.
   A vote is skipped when there is nothing to choose between (one analysis, or every
   proposal names the same legal move).
+- ``rap`` (``rap:DEPTH:ITERATIONS``; ``rap`` is ``rap:2:10``): GameBench's Reasoning via
+  Planning — the model proposes moves, predicts the replies and the next position, judges
+  them, and MCTS over those predictions picks the move (:mod:`agents.llm.rap`).
 
 Structured answers (``+json``) change only the answer format: the move comes as a JSON
 object whose ``move`` must be one of the legal labels. Every answer, sampled or not, is
@@ -27,14 +30,15 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from agents.base import SeatView
-from agents.llm import prompts
+from agents.llm import planner, prompts, rap
 from agents.llm.calls import Caller, CallRecord
 from agents.llm.chat import ChatRequest, Turn
 from agents.llm.events import LLMEvent
 from agents.llm.prompts import Position
 from games.actions import LegalMove, MoveError, Proposal, Text, resolve
 
-REASONING = ("prompt", "cot", "sc-cot", "tot")
+REASONING = ("prompt", "cot", "sc-cot", "tot", "rap")
+"""The reasoning modes; ``rap`` may carry its settings (``rap:3:20``, see :func:`base`)."""
 SAMPLES = 5
 TOT_PROPOSALS = 3
 TOT_VOTES = 3
@@ -132,9 +136,24 @@ class Ask:
                                   data=data))
 
 
+def base(mode: str) -> str | None:
+    """The reasoning mode ``mode`` names (``rap:3:20`` → ``rap``), or None if it names none;
+    RAP settings out of range are a ValueError naming the limits."""
+    if mode in REASONING:
+        return mode
+    return rap.NAME if rap.settings(mode) is not None else None
+
+
+def canonical(mode: str) -> str:
+    """The canonical form of a reasoning mode (``rap`` → ``rap:2:10``)."""
+    return rap.canonical(mode) if base(mode) == rap.NAME else mode
+
+
 def planned_streams(mode: str) -> list[str]:
     """The streams a decision in ``mode`` may open, in order (ToT skips votes it does not
     need), so a page can lay out one pane per stream before the first token."""
+    if base(mode) == rap.NAME:
+        return rap.planned_streams(mode)
     if mode == "sc-cot":
         return [f"sample {i + 1}/{SAMPLES}" for i in range(SAMPLES)]
     if mode == "tot":
@@ -153,6 +172,8 @@ def decide(mode: str, ask: Ask) -> Outcome:
         return self_consistency(ask)
     if mode == "tot":
         return tree_of_thought(ask)
+    if base(mode) == rap.NAME:
+        return reasoning_via_planning(ask, mode)
     raise ValueError(f"unknown reasoning mode {mode!r}; modes: {', '.join(REASONING)}")
 
 
@@ -203,6 +224,28 @@ def tree_of_thought(ask: Ask) -> Outcome:
     return Outcome(Text(text=winner, source="llm"), raw=chosen_record.text,
                    reasoning=chosen_record.reasoning, calls=calls,
                    votes={"thoughts": thought_votes, "moves": move_votes, "winner": winner})
+
+
+def reasoning_via_planning(ask: Ask, mode: str) -> Outcome:
+    """RAP: MCTS over the model's proposals, predictions and judgements (at most
+    ``rap.call_bound(mode)`` calls); the votes hold the search's summary."""
+    depth, iterations = rap.settings(mode) or (planner.DEPTH, planner.ITERATIONS)
+    bound = rap.call_bound(mode)
+    model = rap.ModelOfTheGame(ask, bound=bound)
+    plan = planner.Planner(model, depth=depth, iterations=iterations, max_calls=bound).plan("")
+    votes = {**plan.summary(), "winner": plan.action, "judged_by": model.sources,
+             "call_bound": bound}
+    ask.emit("vote", "rap · plan", next(ask.streams), votes)
+    if not model.calls:
+        return Outcome(None, failure="cancelled", failure_detail=plan.stopped, votes=votes)
+    proposal = model.calls[0]
+    if plan.action is not None:
+        return Outcome(Text(text=plan.action, source="llm"), raw=proposal.text,
+                       reasoning=rap.explain(plan), calls=model.calls, votes=votes)
+    if proposal.failure is None and model.first_lines:
+        return Outcome(Text(text=model.first_lines[0], source="llm"), raw=proposal.text,
+                       calls=model.calls, votes=votes)
+    return _failed(model.calls, [proposal], votes)
 
 
 # --- voting ------------------------------------------------------------------------------

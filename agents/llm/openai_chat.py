@@ -7,7 +7,14 @@ import base64
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agents.llm.chat import ChatRequest, Completion, OnToken, ProviderFault, provider_faults
+from agents.llm.chat import (
+    ChatRequest,
+    Completion,
+    OnOpen,
+    OnToken,
+    ProviderFault,
+    provider_faults,
+)
 
 # Fields some compatible servers use for a reasoning model's thinking (DeepSeek, vLLM: the
 # first; Ollama, OpenRouter: the second).
@@ -20,6 +27,10 @@ if TYPE_CHECKING:
 class OpenAIChat:
     """One model on one OpenAI-compatible endpoint. ``client`` is an ``openai.OpenAI``."""
 
+    logprobs = True
+    """Chat Completions can return log-probabilities (``ChatRequest.logprobs``)."""
+    top_logprobs = 5
+
     def __init__(self, client: openai.OpenAI, model: str, *, provider: str = "openai",
                  structured: str = "json_schema",
                  token_limit_field: str = "max_completion_tokens") -> None:
@@ -30,10 +41,12 @@ class OpenAIChat:
         self.token_limit_field = token_limit_field
 
     def stream(self, request: ChatRequest, *, on_token: OnToken, timeout: float,
-               keep_going: Callable[[], None]) -> Completion:
+               keep_going: Callable[[], None], on_open: OnOpen | None = None) -> Completion:
         text: list[str] = []
         with provider_faults(self.client.api_key, text):
             stream = self.client.chat.completions.create(**self._arguments(request, timeout))
+            if on_open is not None:
+                on_open(stream.close)
             with stream:
                 return self._read(stream, text, on_token, keep_going)
 
@@ -49,6 +62,9 @@ class OpenAIChat:
             arguments["seed"] = request.seed
         if request.schema is not None:
             arguments["response_format"] = self._response_format(request.schema)
+        if request.logprobs:
+            arguments["logprobs"] = True
+            arguments["top_logprobs"] = self.top_logprobs
         return arguments
 
     def _response_format(self, schema: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +91,7 @@ class OpenAIChat:
         reasoning: list[str] = []
         finish = None
         prompt_tokens = completion_tokens = None
+        first: tuple[tuple[str, float], ...] = ()
         for chunk in stream:
             keep_going()
             if chunk.usage is not None:
@@ -89,6 +106,7 @@ class OpenAIChat:
                 if delta is not None and delta.content:
                     text.append(delta.content)
                     on_token("answer", delta.content)
+                first = first or _top_logprobs(choice)
                 if choice.finish_reason:
                     finish = choice.finish_reason
         if finish is None:
@@ -96,7 +114,17 @@ class OpenAIChat:
                                 retryable=True, partial="".join(text))
         return Completion("".join(text), "".join(reasoning),
                           "length" if finish == "length" else "stop",
-                          prompt_tokens, completion_tokens)
+                          prompt_tokens, completion_tokens, first)
+
+
+def _top_logprobs(choice: Any) -> tuple[tuple[str, float], ...]:
+    """The top log-probabilities of the first token in ``choice``, if it carries any."""
+    content = getattr(getattr(choice, "logprobs", None), "content", None) or []
+    if not content:
+        return ()
+    top = getattr(content[0], "top_logprobs", None) or []
+    return tuple((str(t.token), float(t.logprob)) for t in top
+                 if getattr(t, "logprob", None) is not None)
 
 
 def _reasoning_piece(delta: Any) -> str:

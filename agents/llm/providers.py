@@ -43,8 +43,9 @@ from agents.llm.config import (
 )
 from agents.llm.events import EventSink
 from agents.llm.local import LocalModelError, LocalServers, local_servers
-from agents.llm.modes import REASONING
+from agents.llm.modes import REASONING, base, canonical
 from agents.llm.openai_chat import OpenAIChat
+from agents.llm.redaction import held_keys
 from agents.naming import AgentSpec, SpecError
 from games.registry import GameSpec
 
@@ -62,17 +63,19 @@ class MissingKey(SpecError):
 def canonical_modes(provider: str, model: str, written: tuple[str, ...], *,
                     opponents: Opponents | None = None) -> tuple[str, ...]:
     """``written`` with the entry's defaults filled in, in canonical order."""
-    unknown = [mode for mode in written if mode not in KNOWN_MODES]
+    unknown = [mode for mode in written if mode not in KNOWN_MODES and not _reasoning(mode)]
     if unknown:
         raise SpecError(f"unknown mode(s) {', '.join(unknown)} in {provider}/{model}; modes: "
-                        f"{' | '.join(REASONING)} (one), json or text, vision or novision")
+                        f"{' | '.join(REASONING)} (one; rap may be rap:DEPTH:ITERATIONS), "
+                        "json or text, vision or novision")
     entry = (opponents or load_opponents()).find(provider, model)
     defaults = tuple(entry.mode.split("+")) if entry.mode else ()
-    reasoning = [mode for mode in written if mode in REASONING]
-    if len(set(reasoning)) > 1:
+    reasoning = list(dict.fromkeys(canonical(m) for m in written if _reasoning(m)))
+    if len(reasoning) > 1:
         raise SpecError(f"{provider}/{model}: choose one reasoning mode, not "
                         f"{' and '.join(reasoning)}")
-    chosen = reasoning[:1] or [m for m in defaults if m in REASONING][:1] or ["prompt"]
+    chosen = reasoning[:1] or [canonical(m) for m in defaults if _reasoning(m)][:1] \
+        or ["prompt"]
     flags = []
     for flag in FLAGS:
         off = next(name for name, target in OPT_OUT.items() if target == flag)
@@ -86,6 +89,14 @@ def canonical_modes(provider: str, model: str, written: tuple[str, ...], *,
     if "vision" in flags and provider == "local":
         raise SpecError(f"local/{model} reads text only; remove +vision")
     return (chosen[0], *flags)
+
+
+def _reasoning(mode: str) -> bool:
+    """Whether ``mode`` names a reasoning mode (a SpecError if its settings are out of range)."""
+    try:
+        return base(mode) is not None
+    except ValueError as err:
+        raise SpecError(str(err)) from None
 
 
 def build_agent(spec: AgentSpec, game: GameSpec, params: dict[str, object], seed: int, *,
@@ -102,12 +113,24 @@ def build_agent(spec: AgentSpec, game: GameSpec, params: dict[str, object], seed
     provider, model = spec.provider or "", spec.model or ""
     modes = canonical_modes(provider, model, spec.modes, opponents=opponents)
     entry = opponents.find(provider, model)
-    budget = budget or Budget()
+    if budget is None:
+        budget = Budget()
+        if entry.first_token_seconds is not None:  # a model that thinks before it writes
+            wait = entry.first_token_seconds
+            budget = Budget(first_token_seconds=wait,
+                            request_timeout=max(budget.request_timeout, wait))
+    env = os.environ if env is None else env
     chat = _chat(entry, api_key=api_key, client=client, budget=budget, servers=servers,
-                 env=os.environ if env is None else env)
+                 env=env)
+    own = str(getattr(getattr(chat, "client", None), "api_key", None) or "")
+    names = [name for known in opponents for name in known.key_names()]
+
+    def keys() -> frozenset[str]:  # every key the process holds, this seat's own included
+        return held_keys(env={**os.environ, **env}, names=names) | {own}
+
     return LLMAgent(chat, entry, entity="+".join([f"{provider}/{model}", *modes]),
                     reasoning=modes[0], structured="json" in modes, vision="vision" in modes,
-                    seed=seed, budget=budget, on_event=on_event)
+                    seed=seed, budget=budget, on_event=on_event, keys=keys)
 
 
 def _chat(entry: Opponent, *, api_key: str | None, client: Any, budget: Budget,

@@ -7,7 +7,7 @@ Importing this package registers every game in ``GAMES`` (in this order). A modu
 
 import importlib
 
-GAMES = ("hive", "santorini")
+GAMES = ("hive", "santorini", "air_land_sea")
 """Module names, in the order the games are listed."""
 
 for _name in GAMES:

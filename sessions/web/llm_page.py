@@ -3,7 +3,8 @@ they pick, and seats built with both, streaming into a :class:`~sessions.web.llm
 
 - :class:`Keyring`: the API keys typed in one browser tab, held in that tab's server-side
   session memory only (a ``gr.State``; never the browser's storage, never a value sent back
-  to the page). It cannot be pickled, copies of it are empty, and it prints no key. Each key
+  to the page). It cannot be pickled, copies of it are empty, and it prints no key; while it
+  lives, its keys are blanked in everything any provider sends back. Each key
   is kept for one destination (provider, base URL, key variable), so a key typed for one
   server is never sent to another. Closing the tab forgets it (:func:`forget_keys`).
 - :func:`pick`: what the picker says about an opponent: whether it is a language model, its
@@ -35,9 +36,10 @@ from agents.llm import (
     load_opponents,
     local_servers,
     opponent_choices,
+    redaction,
 )
 from agents.llm.local import missing
-from agents.llm.modes import REASONING
+from agents.llm.modes import REASONING, base
 from agents.specs import AgentSpec, make_agent, parse_spec
 from games.registry import GameSpec
 from sessions.web import reach
@@ -58,9 +60,14 @@ class Keyring:
 
     def __init__(self) -> None:
         self._keys: dict[str, str] = {}
+        redaction.hold(self)  # what providers send is blanked for these keys too
 
     def put(self, slot: str, key: str) -> None:
         self._keys[slot] = key
+
+    def held_keys(self) -> list[str]:
+        """The keys held now (for blanking them in what providers send back)."""
+        return list(self._keys.values())
 
     def get(self, slot: str | None) -> str | None:
         return self._keys.get(slot) if slot else None
@@ -164,7 +171,7 @@ def pick(opponent: str | None, keyring: Keyring) -> Pick:
     unreachable = reach.problem(entry) if status != "unavailable" else None
     if unreachable:
         status = "unavailable"
-    reasoning = next((m for m in parsed.modes if m in REASONING), "prompt")
+    reasoning = next((base(m) for m in parsed.modes if base(m)), None) or "prompt"
     slot = key_slot(entry)
     held = keyring.holds(slot)
     where = PROVIDER_NAMES.get(entry.provider) or entry.base_url or "the model's server"
@@ -223,10 +230,10 @@ def with_reasoning(opponent: str | Sequence[str], reasoning: str | None
         return [str(with_reasoning(one, reasoning)) for one in opponent]
     if not reasoning or "/" not in opponent:
         return opponent
-    if reasoning not in REASONING:
+    if base(reasoning) is None:
         raise ValueError(f"reasoning mode {reasoning!r} is not one of {', '.join(REASONING)}")
     head, *modes = opponent.split("+")
-    return "+".join([head, reasoning, *(m for m in modes if m not in REASONING)])
+    return "+".join([head, reasoning, *(m for m in modes if base(m) is None)])
 
 
 # --- seats ------------------------------------------------------------------------------
@@ -375,6 +382,10 @@ class ServerFirst:
 
     def settings(self) -> dict[str, Any]:
         return self.agent.settings()
+
+    @property
+    def deadline(self) -> float | None:
+        return getattr(self.agent, "deadline", None)
 
     @property
     def usage(self) -> Any:

@@ -5,7 +5,9 @@ threads (``on_event=panel.hear``) and draws, on demand, one pane per stream — 
 a one-call mode, each SC-CoT sample, each ToT thought, vote and move — with the reasoning
 and answer text as it arrives, the provider faults and retries as they happen, what the
 legal-action adapter read, the votes, a live timer, and the tokens, latency and estimated
-cost of every move and of the session (from the record, so page and record agree).
+cost of every move and of the session (from the record, so page and record agree), and how
+long a thinking seat may still take at most (``seconds_left``: its time limit, or its
+first-token timeout while its provider has sent nothing), as the status line says it.
 :mod:`sessions.web.llm_panel_html` draws it.
 
 What the person may see follows the game's rules, in :meth:`Panel.view`, for the page and
@@ -242,10 +244,13 @@ def _turn_view(session: PlaySession, seat: int, thoughts: list[Thought], now: fl
     text_hidden, moves_hidden = hiding(session, played)
     last = thoughts[-1]
     end = last.ended if last.ended is not None else now
+    thinking = last.ended is None and not session.over
+    deadline = session.agents.deadline((seat,)) if thinking else None
+    left = None if deadline is None else round(max(0.0, deadline - time.monotonic()), 1)
     return {
         "seat": seat, "name": session.seat_name(seat), "latest": latest,
         "mode": last.mode, "seconds": round(end - thoughts[0].started, 1),
-        "thinking": last.ended is None and not session.over,
+        "thinking": thinking, "seconds_left": left,
         "text_hidden": text_hidden, "moves_hidden": moves_hidden,
         "attempts": [_thought_view(t, text_hidden, moves_hidden) for t in thoughts],
     }

@@ -42,6 +42,8 @@ def _turn(turn: dict[str, Any]) -> str:
     last = turn["attempts"][-1]
     if turn["thinking"]:
         state = f"thinking… <span class='llm-timer'>{turn['seconds']:.1f} s</span>"
+        if turn.get("seconds_left") is not None:
+            state += f" · at most {turn['seconds_left']:.0f} s more"
     else:
         state = _ending(last["outcome"], turn["seconds"], turn["moves_hidden"])
     head = (f"<div class='llm-head{' llm-live' if turn['thinking'] else ''}'>"

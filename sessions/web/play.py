@@ -42,6 +42,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from agents.base import Agent
+from agents.naming import check_limits
 from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
 from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
@@ -58,6 +59,9 @@ from sessions.web.clicks import Selection
 from sessions.web.players import SEAT_CHOICES, Person, agent_name, opponent_label
 from sessions.web.scoreboard import MoveRow, PlayerLine
 
+MAX_INPUT = 2_000
+"""The longest text a person may send as a move (typed, or a button's label); longer text is
+refused unread, and nothing is recorded."""
 MAX_BUTTONS = 16
 """Table games with more legal moves than this get a searchable list instead of buttons."""
 TABLE_POLICY = FailurePolicy(max_retries=2, on_failure="random")
@@ -178,6 +182,13 @@ class PlaySession:
         return not self._thinking and self.human in self.match.to_move()
 
     @property
+    def move_number(self) -> int:
+        """The number the next move will have: moves recorded so far (chance and hidden
+        ones included) plus one. Input sent with an ``expected`` number other than this is
+        stale (the game moved on since the person saw it) and is refused."""
+        return len(self.match.record.moves) + 1
+
+    @property
     def selection(self) -> tuple[str, ...]:
         return self._clicks.path
 
@@ -252,8 +263,13 @@ class PlaySession:
             return self.result()
         if self._thinking:
             busy = self.agents.busy() or self.agents.to_move()
-            seconds = time.monotonic() - self.agents.since(busy)
-            return f"{self._names(busy)} {_be(busy)} thinking… {seconds:.0f} s"
+            now = time.monotonic()
+            thinking = (f"{self._names(busy)} {_be(busy)} thinking… "
+                        f"{now - self.agents.since(busy):.0f} s")
+            deadline = self.agents.deadline(busy)
+            if deadline is None:
+                return thinking
+            return f"{thinking} (at most {max(0.0, deadline - now):.0f} s more)"
         if self.your_turn:
             return "Your turn."
         waiting = self.match.to_move()
@@ -354,7 +370,8 @@ class PlaySession:
                 "legal": [m.label for m in self.legal()], "moves": self.moves(),
                 "over": self.over, "outcome": record.outcome, "returns": record.returns,
                 "scores": record.scores, "result": self.result(),
-                "research_use": record.research_use,
+                "research_use": record.research_use, "move_number": self.move_number,
+                "player_id": self.person.player_id, "display_name": self.person.display_name,
             }
             if gama_screen.is_table(self.spec.id):
                 data.update(gama_screen.table_screen(self).to_dict())
@@ -383,40 +400,46 @@ class PlaySession:
     # --- the person's input -----------------------------------------------------------------
 
     def submit(self, proposal: Proposal, *, raw: str | None = None,
-               meta: dict[str, Any] | None = None) -> LegalMove:
-        """Play the person's move. Raises NotYourTurn (saying why) or the adapter's MoveError;
-        either way nothing changes but the rejected attempt's log."""
+               meta: dict[str, Any] | None = None, expected: int | None = None) -> LegalMove:
+        """Play the person's move. Raises NotYourTurn (saying why: also for a move sent for
+        another move number than ``expected``) or the adapter's MoveError; either way nothing
+        changes but the rejected attempt's log."""
         with self._lock:
-            refusal = self._refusal()
+            refusal = self._refusal(expected)
             if refusal:
                 raise NotYourTurn(refusal)
             move = self.match.submit(self.human, proposal, raw=raw, meta=meta)
             self._played(move)
             return move
 
-    def click(self, x: float, y: float) -> str:
-        """A click at pixel (x, y) of the person's image; returns the notice."""
+    def click(self, x: float, y: float, *, expected: int | None = None) -> str:
+        """A click at pixel (x, y) of the person's image; returns the notice. ``expected``
+        (every input method takes it) is the :attr:`move_number` the person saw: a click sent
+        for an earlier one is refused with the position as it is now."""
         with self._lock:
-            refusal = self._refusal()
+            refusal = self._refusal(expected)
             if refusal:
                 return self._say(refusal)
             target = click_target(self.spec.id, self.match.state, self.human, x, y,
                                   selection=self._clicks.path, narrow=self.narrow)
             if target is None:
                 return self._say(self._off_target())
-            return self._click(target)
+            return self._click(target, expected)
 
-    def click_target(self, target: str) -> str:
+    def click_target(self, target: str, *, expected: int | None = None) -> str:
         """A click on ``target`` (a name from ``LegalMove.path``), as the hit-test gives it."""
         with self._lock:
-            refusal = self._refusal()
-            return self._say(refusal) if refusal else self._click(target)
+            refusal = self._refusal(expected)
+            return self._say(refusal) if refusal else self._click(target, expected)
 
-    def play_text(self, text: str) -> str:
-        """A typed move, read like an LLM answer; a rejection is recorded as an attempt."""
-        return self._play(Text(text=text, source="typed"), None, "typed")
+    def play_text(self, text: str, *, expected: int | None = None) -> str:
+        """A typed move, read like an LLM answer; a rejection is recorded as an attempt. A
+        text longer than :data:`MAX_INPUT` is refused unread (and not recorded)."""
+        if len(text) > MAX_INPUT:
+            return self._say(_too_long("That move", text))
+        return self._play(Text(text=text, source="typed"), None, "typed", expected)
 
-    def play_number(self, value: float | None) -> str:
+    def play_number(self, value: float | None, *, expected: int | None = None) -> str:
         """The number field: read by the adapter like a typed number (a refusal is recorded
         as an attempt); a number out of the field's range is refused with the range."""
         with self._lock:
@@ -424,7 +447,8 @@ class PlaySession:
                 return self._say("Enter a number first.")
             shown = f"{float(value):g}"
             try:
-                move = self.submit(Text(text=shown), raw=shown, meta={"input": "number"})
+                move = self.submit(Text(text=shown), raw=shown, meta={"input": "number"},
+                                   expected=expected)
             except NotYourTurn as err:
                 return self._say(str(err))
             except MoveError as err:
@@ -434,24 +458,24 @@ class PlaySession:
                 return self._say(f"{shown} is not allowed: {field}.")
             return self._say(f"You played {move.label}.")
 
-    def play_label(self, label: str) -> str:
+    def play_label(self, label: str, *, expected: int | None = None) -> str:
         """A move button or list entry: the label of one legal move."""
         with self._lock:
-            refusal = self._refusal()
+            refusal = self._refusal(expected)
             if refusal:
                 return self._say(refusal)
             if not label:
                 return self._say("Pick a move first.")
             chosen = next((m for m in self.legal() if m.label == label), None)
             if chosen is None:
-                return self._say(f"{label!r} is not a legal move now.")
+                return self._say(f"{label[:80]!r} is not a legal move now.")
             return self._play(ActionId(action=chosen.action), label, "button")
 
-    def play_plan(self, shares: Sequence[float | None]) -> str:
+    def play_plan(self, shares: Sequence[float | None], *, expected: int | None = None) -> str:
         """A whole plan in one go (Pirate Game's proposal form): the renderer's ``plan_moves``
         checks it all before any part is played; a bad plan changes nothing."""
         with self._lock:
-            refusal = self._refusal()
+            refusal = self._refusal(expected)
             write = getattr(renderer(self.spec.id), "plan_moves", None)
             if refusal or write is None:
                 return self._say(refusal or f"{self.spec.title} has no plan to propose.")
@@ -525,16 +549,20 @@ class PlaySession:
 
     # --- internals --------------------------------------------------------------------------
 
-    def _play(self, proposal: Proposal, raw: str | None, source: str) -> str:
+    def _play(self, proposal: Proposal, raw: str | None, source: str,
+              expected: int | None = None) -> str:
         with self._lock:
             try:
-                move = self.submit(proposal, raw=raw, meta={"input": source})
+                move = self.submit(proposal, raw=raw, meta={"input": source}, expected=expected)
             except (NotYourTurn, MoveError) as err:
                 return self._say(str(err))
             return self._say(f"You played {move.label}.")
 
-    def _refusal(self) -> str:
+    def _refusal(self, expected: int | None = None) -> str:
         self.viewing = None  # any input brings the board back to the game as it is now
+        if expected is not None and expected != self.move_number:
+            return (f"Not played: that was sent for move {expected}, but the game is at move "
+                    f"{self.move_number} now. Look at the position and send your move again.")
         if self.over:
             return "The game is over: start a new game to play again."
         if self._thinking:
@@ -572,12 +600,13 @@ class PlaySession:
                 self._say(f"The opponent failed ({failures[0]}); the game is abandoned.")
         return bool(failures)
 
-    def _click(self, target: str) -> str:
+    def _click(self, target: str, expected: int | None) -> str:
         path = (*self._clicks.path, target)
         move = self._clicks.click(self.spec, self.match.state, self.human, target)
         if isinstance(move, str):
             return self._say(move)
-        return self._play(ActionId(action=move.action), "click " + " ".join(path), "click")
+        return self._play(ActionId(action=move.action), "click " + " ".join(path), "click",
+                          expected)
 
     def _played(self, move: LegalMove) -> None:
         self.inputs_played += 1
@@ -625,6 +654,11 @@ def _agent_seat(spec: AgentSpec) -> SeatRecord:
                       settings=spec.settings())
 
 
+def _too_long(what: str, text: str) -> str:
+    return (f"{what} has {len(text):,} characters; at most {MAX_INPUT:,} are read, so it was "
+            "not played (nothing was recorded).")
+
+
 def _be(seats: Sequence[int]) -> str:
     return "is" if len(seats) < 2 else "are"
 
@@ -664,6 +698,7 @@ def _opponent_specs(opponents: str | Sequence[str], players: int) -> list[AgentS
     for spec in specs:
         if spec.kind == "human":
             raise ValueError("only one human seat per session: pick an agent as the opponent")
+        check_limits(spec)
     return specs
 
 
@@ -710,11 +745,6 @@ class OpenSessions:
         if previous is not None and previous is not session:
             previous.abandon("a new game was started")
 
-    def current(self, browser: str) -> PlaySession | None:
-        """The game ``browser`` plays now (None when it has none)."""
-        with self._lock:
-            return self._sessions.get(browser)
-
     def close(self, browser: str, reason: str = "tab closed") -> PlaySession | None:
         """The browser went away: abandon its unfinished game (if any) and forget it."""
         with self._lock:
@@ -722,6 +752,21 @@ class OpenSessions:
         if session is not None:
             session.abandon(reason)
         return session
+
+    def get(self, browser: str) -> PlaySession | None:
+        """The unfinished game of ``browser``, even while it is still being started."""
+        with self._lock:
+            return self._sessions.get(browser)
+
+    def close_all(self, reason: str) -> int:
+        """Abandon (and store) every unfinished game, stopping its agents: the server is
+        going away. How many there were."""
+        with self._lock:
+            sessions = list(self._sessions.values())
+            self._sessions.clear()
+        for session in sessions:
+            session.abandon(reason)
+        return len(sessions)
 
     def __len__(self) -> int:
         return len(self._sessions)

@@ -152,7 +152,7 @@ CSS = """
 .arena-note { font-size: 0.92em; opacity: 0.85; }
 #nav button { min-width: 0; }
 .arena-title { font-size: 1.1em; }
-#page-data, #moves, #llm-turn { display: none !important; }
+#page-data, #moves, #llm-turn, #move-number { display: none !important; }
 #game-bar { align-items: center; }
 #new-game { flex-grow: 0; }
 .arena-hint { font-size: 0.85em; opacity: 0.8; }

@@ -234,11 +234,26 @@ def game_menu() -> list[tuple[str, str]]:
 
 
 def profile_person(profile: Mapping[str, Any] | None) -> Person:
-    """The person a browser profile describes ({player_id, consent, name}); a profile
-    without a valid id gets a fresh one, and an unanswered consent counts as no."""
+    """The person a profile describes ({player_id, consent, name}): an empty id gets a fresh
+    one (the caller returns it), an unanswered consent counts as no; an id or a name that
+    breaks the rules is refused with the rule (ValueError), never swapped or cut."""
     profile = dict(profile or {})
     player_id = str(profile.get("player_id") or "")
-    if not _PLAYER_ID.fullmatch(player_id):
-        player_id = new_player_id()
-    name = str(profile.get("name") or "")[:MAX_NAME]
-    return Person(player_id, name, profile.get("consent") is True)
+    name = str(profile.get("name") or "")
+    if len(name) > 4 * MAX_NAME:  # refused before it is read character by character
+        raise ValueError(f"display name has {len(name):,} characters; at most {MAX_NAME}")
+    return Person(player_id or new_player_id(), name, profile.get("consent") is True)
+
+
+def browser_profile(profile: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The page's own stored profile, repaired: an id or name this browser holds that breaks
+    the rules (an old or edited profile) is replaced by a fresh id and no name, and the page
+    stores the repaired profile back, so the id used is the one it keeps."""
+    profile = dict(profile or {})
+    try:
+        person = profile_person(profile)
+    except ValueError:
+        person = Person(new_player_id())
+    consent = profile.get("consent")
+    return {"player_id": person.player_id, "consent": consent if consent in (True, False)
+            else None, "name": person.display_name}

@@ -21,11 +21,8 @@ Without consent you play the same way and your games are stored marked *not for 
 
 
 def load_profile(profile: dict | None) -> tuple[dict, Any, str]:
-    person = players.profile_person(profile)
-    consent = profile.get("consent") if isinstance(profile, dict) else None
-    answered = consent in (True, False)
-    fresh = {"player_id": person.player_id, "consent": consent if answered else None,
-             "name": person.display_name}
+    fresh = players.browser_profile(profile if isinstance(profile, dict) else None)
+    answered = fresh["consent"] in (True, False)
     return fresh, gr.update(visible=not answered), profile_text(fresh)
 
 

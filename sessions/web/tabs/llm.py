@@ -18,7 +18,8 @@ WATCH_START = 1.5
 """Seconds the panel waits for a language-model seat to start thinking after an input."""
 REASONING_CHOICES = [("Move only", "prompt"), ("Chain of thought", "cot"),
                      ("Self-consistency (5 samples, majority vote)", "sc-cot"),
-                     ("Tree of thoughts", "tot")]
+                     ("Tree of thoughts", "tot"),
+                     ("Plans ahead (RAP: predicts replies, searches 2 moves deep)", "rap")]
 
 
 def key_updates(chosen: llm_page.Pick, problem: str = "") -> list[Any]:
@@ -69,7 +70,7 @@ def watch_llm(request: gr.Request) -> Iterator[Any]:
     browser = request.session_hash or ""
     deadline, shown = time.monotonic() + WATCH_START, False
     while time.monotonic() < deadline:
-        session = OPEN.current(browser)
+        session = OPEN.get(browser)
         panel = llm_page.panel_of(session)
         if session is None or panel is None or not (session.thinking or
                                                     session.agents.to_move()):
@@ -79,7 +80,7 @@ def watch_llm(request: gr.Request) -> Iterator[Any]:
             yield gr.update(value=drawn, visible=True)
         shown, deadline = True, time.monotonic() + 0.3  # the reply's own next seat, if any
     if not shown:
-        session = OPEN.current(browser)
+        session = OPEN.get(browser)
         panel = llm_page.panel_of(session)
         yield (gr.update(visible=False) if panel is None or session is None else
                gr.update(value=llm_panel_html.render(panel.view(session)), visible=True))

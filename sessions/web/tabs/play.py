@@ -59,7 +59,7 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
         hidden = gr.update(visible=False)
         return [None, play_html.status("Pick a game and an opponent, then press Start."),
                 "", "", "", "", "", *[hidden] * (BUTTONS + 2), *[hidden] * 7, gr.skip(), hidden,
-                *show_table(None)]
+                *show_table(None), None]
     s = screen or session.screen()
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
@@ -81,6 +81,7 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
         f"{session.id}:{len(session.record.moves)}"
         if s.thinking and llm_page.panel_of(session) is not None else gr.skip(),
         llm_panel(session, s), *show_table(s.table),
+        session.move_number,  # the page sends back the move number it showed (stale clicks)
     ]
 
 
@@ -122,7 +123,7 @@ def replies(session: PlaySession | None, act: Callable[[PlaySession], Any],
     browser = request.session_hash or ""
 
     def current() -> bool:
-        return OPEN.current(browser) in (None, session)
+        return OPEN.get(browser) in (None, session)
 
     for screen in turns.respond(session, act, TURNS.lock(browser), current=current):
         yield show(session, screen)
@@ -179,24 +180,30 @@ def again(profile: dict, session: PlaySession | None, swap: bool, keyring: Keyri
         yield [update[0], shown, *update[1:]]
 
 
-def on_click(session: PlaySession | None, evt: gr.SelectData,
+def _seen(number: float | None) -> int | None:
+    """The move number the page showed when the person acted (None: none shown yet)."""
+    return None if number is None else int(number)
+
+
+def on_click(session: PlaySession | None, seen: float | None, evt: gr.SelectData,
              request: gr.Request) -> Iterator[list[Any]]:
     at = evt.index or (-1, -1)  # None: the browser saw a click off the image
-    yield from replies(session, lambda s: s.click(*at), request)
+    yield from replies(session, lambda s: s.click(*at, expected=_seen(seen)), request)
 
 
-def press(session: PlaySession | None, label: str | None,
+def press(session: PlaySession | None, label: str | None, seen: float | None,
           request: gr.Request) -> Iterator[list[Any]]:
-    yield from replies(session, lambda s: s.play_label(label or ""), request)
+    yield from replies(session, lambda s: s.play_label(label or "", expected=_seen(seen)),
+                       request)
 
 
-def typed(session: PlaySession | None, text: str,
+def typed(session: PlaySession | None, text: str, seen: float | None,
           request: gr.Request) -> Iterator[list[Any]]:
     played: list[bool] = []
 
     def act(s: PlaySession) -> None:
         before = s.inputs_played
-        s.play_text(text)
+        s.play_text(text, expected=_seen(seen))
         played.append(s.inputs_played > before)
 
     for shown in replies(session, act, request):
@@ -220,16 +227,17 @@ def look(where: str) -> Callable[..., Iterator[list[Any]]]:
     return handler
 
 
-def decide(session: PlaySession | None, number: float | None,
+def decide(session: PlaySession | None, number: float | None, seen: float | None,
            request: gr.Request) -> Iterator[list[Any]]:
-    yield from replies(session, lambda s: s.play_number(number), request)
+    yield from replies(session, lambda s: s.play_number(number, expected=_seen(seen)),
+                       request)
 
 
-def propose(session: PlaySession | None, request: gr.Request,
+def propose(session: PlaySession | None, seen: float | None, request: gr.Request,
             *shares: float | None) -> Iterator[list[Any]]:
     # the form has a field for every pirate a table may hold
-    yield from replies(
-        session, lambda s: s.play_plan(shares[: len(gama_screen.plan_fields(s))]), request)
+    yield from replies(session, lambda s: s.play_plan(
+        shares[: len(gama_screen.plan_fields(s))], expected=_seen(seen)), request)
 
 
 def start_table(game_id: str, seat: str, count: float | None, rounds: float | None,
@@ -346,13 +354,14 @@ def build_area() -> dict[str, Any]:
                 # the move list as plain lines (for tools and tests); the LLM panel's trigger
                 moves = gr.Textbox(interactive=False, elem_id="moves", show_label=False)
                 llm_turn = gr.Textbox(interactive=False, elem_id="llm-turn", show_label=False)
+                seen = gr.Number(None, precision=0, elem_id="move-number", show_label=False)
     return {"area": area, "board": board, "notice": notice, "buttons": buttons, "menu": menu,
             "menu_play": menu_play, "table_view": table_view, "players": seats,
             "status": status, "move_list": move_list, "nav": nav, "steps": steps,
             "resign": resign_button, "stop": stop_button, "again": again_button,
             "swap": swap_button, "said": said, "thinking": thinking, "typing": typing,
             "text": text, "text_play": text_play, "hint": hint, "view": view,
-            "moves": moves, "llm_turn": llm_turn}
+            "moves": moves, "llm_turn": llm_turn, "seen": seen}
 
 
 def build_play(profile: gr.BrowserState, session: gr.State,
@@ -368,7 +377,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     outputs = [a["board"], a["status"], a["notice"], a["move_list"], a["players"], a["moves"],
                a["view"], *a["buttons"], a["menu"], a["menu_play"], a["resign"], a["again"],
                a["swap"], a["said"], a["typing"], a["stop"], a["nav"], a["llm_turn"],
-               a["thinking"], *a["table_view"]["outputs"]]
+               a["thinking"], *a["table_view"]["outputs"], a["seen"]]
     framed = [session, s["setup"], bar, title, a["area"], s["back"], *outputs]
     s["game"].change(choose_game, s["game"], [s["about"], s["rules"], s["opponent"], a["hint"]],
                      **PRIVATE)
@@ -379,14 +388,15 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     keyed.success(start, [s["game"], s["opponent"], s["seat"], profile, s["reasoning"],
                           keyring, width], framed, **PRIVATE)
     a["llm_turn"].change(watch_llm, None, a["thinking"], **PRIVATE)  # LLM seats stream
-    a["board"].select(on_click, session, outputs, **INPUT)
-    a["menu_play"].click(press, [session, a["menu"]], outputs, **INPUT)
-    a["text"].submit(typed, [session, a["text"]], [a["text"], *outputs], **INPUT)
-    a["text_play"].click(typed, [session, a["text"]], [a["text"], *outputs], **INPUT)
+    seen = a["seen"]
+    a["board"].select(on_click, [session, seen], outputs, **INPUT)
+    a["menu_play"].click(press, [session, a["menu"], seen], outputs, **INPUT)
+    a["text"].submit(typed, [session, a["text"], seen], [a["text"], *outputs], **INPUT)
+    a["text_play"].click(typed, [session, a["text"], seen], [a["text"], *outputs], **INPUT)
     a["resign"].click(on_resign, session, outputs, **INPUT)
     a["stop"].click(stop_waiting, session, outputs, **INPUT)
     for b in a["buttons"]:
-        b.click(press, [session, b], outputs, **INPUT)
+        b.click(press, [session, b, seen], outputs, **INPUT)
     for where, button in a["steps"].items():
         button.click(look(where), session, outputs, **INPUT)
     for button, handler in ((a["again"], play_again), (a["swap"], swap_seats)):
@@ -424,6 +434,7 @@ def wire_table(s: dict[str, Any], view: dict[str, Any], duel: list[Any],
     inputs = [game, setup["seat"], setup["count"], setup["rounds"], profile, keyring, width,
               *setup["agents"]]
     setup["start"].click(start_table, inputs, framed, **PRIVATE)
-    view["decide"].click(decide, [session, view["number"]], outputs, **INPUT)
-    view["number"].submit(decide, [session, view["number"]], outputs, **INPUT)
-    view["propose"].click(propose, [session, *view["shares"]], outputs, **INPUT)
+    seen = framed[-1]  # the move number the page showed: inputs made on it carry it
+    view["decide"].click(decide, [session, view["number"], seen], outputs, **INPUT)
+    view["number"].submit(decide, [session, view["number"], seen], outputs, **INPUT)
+    view["propose"].click(propose, [session, seen, *view["shares"]], outputs, **INPUT)
