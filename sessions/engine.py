@@ -6,9 +6,10 @@ default for rated play) or ``random``, a random legal move flagged as a fallback
 that failed for lack of time (``timeout``: the agent's time limit for the move, which its
 re-asks share, ran out, or its provider sent nothing) or because the seat was stopped
 (``cancelled``) is not asked again: the policy applies at once. A seat whose provider never
-answered once in the session (every try an API error or a timeout, no move made) does not
+answered once in the session (every try an API error, no move made) does not
 forfeit: the session is abandoned as ``provider unreachable`` and is not rated (the record
-keeps every try). Seats that act in the same node (simultaneous games) are asked
+keeps every try). A provider that took the request and then stayed silent (``timeout``)
+still forfeits. Seats that act in the same node (simultaneous games) are asked
 concurrently.
 """
 
@@ -28,8 +29,10 @@ from sessions.record import MatchRecord
 
 UNREACHABLE = "provider unreachable"
 """The end reason of a session abandoned because an agent's provider never answered."""
-NO_ANSWER = ("api_error", "timeout")
-"""Failure reasons of a try that got no answer at all (a refused answer is not one)."""
+NO_ANSWER = ("api_error",)
+"""Failure reasons of a try that got no answer because the provider could not be reached or
+failed (a refused answer is not one; nor is silence from a server that took the request,
+``timeout``: that is the model's time running out, a forfeit)."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = 
 
 def never_answered(match: Match, seat: int) -> bool:
     """Whether every try of ``seat`` in this session failed before any answer arrived (the
-    provider could not be reached or timed out), so it never made a move."""
+    provider could not be reached, or answered only with errors), so it never made a move."""
     attempts = match.attempts(seat)
     return (bool(attempts) and all(a.reason in NO_ANSWER for a in attempts)
             and not any(m.seat == seat for m in match.record.moves))

@@ -64,7 +64,7 @@ def test_agents_in_peoples_words():
 
 
 def test_the_end_of_a_game_says_the_score_in_words():
-    session = PlaySession("tic_tac_toe", "mcts:50:0s", person=person(), seat="first", seed=3)
+    session = PlaySession("tic_tac_toe", "mcts:50:1s", person=person(), seat="first", seed=3)
     rng = np.random.default_rng(0)
     while not session.over:
         session.play_label(session.legal()[int(rng.integers(len(session.legal())))].label)
@@ -74,7 +74,7 @@ def test_the_end_of_a_game_says_the_score_in_words():
                         r"MCTS (1|0|½)\.", result), result
     assert "returns" not in result and "mcts:" not in result
     players = play_html.players(session.screen().players)
-    assert "You (X)" in players and "MCTS (50 simulations, no time cap)" in players
+    assert "You (X)" in players and "MCTS (50 simulations, 1 s cap)" in players
 
 
 @pytest.mark.parametrize("game_id", [g for g in GAME_IDS if not is_table(g)])

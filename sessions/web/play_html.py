@@ -153,6 +153,13 @@ CSS = """
 #nav button { min-width: 0; }
 .arena-title { font-size: 1.1em; }
 #page-data, #moves, #llm-turn, #move-number { display: none !important; }
+/* the page says "… is thinking" itself: no progress timer over the board and its text
+   panels (gr.HTML shows one whatever the event's show_progress says; over the board it
+   caught the second of two quick clicks, which then never reached the server) */
+:is(#board, #notice, #status, #players, #move-list, #bar-text, #llm-panel, #table-seats,
+    #standing,
+    #typed-hint, #key-note, #opponent-note, #about, #rules, #replay-caption,
+    #history-count, #profile) [data-testid="status-tracker"] { display: none !important; }
 #game-bar { align-items: center; }
 #new-game { flex-grow: 0; }
 .arena-hint { font-size: 0.85em; opacity: 0.8; }
