@@ -7,7 +7,6 @@ Screenshots go to tests/artifacts/ (scripts/screenshots.py makes the full set).
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
