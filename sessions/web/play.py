@@ -153,6 +153,7 @@ class PlaySession:
         self._refused_while_thinking = False
         self.inputs_played = 0
         """How many of the person's inputs were played (a page clears a typed move then)."""
+        self._frames: tuple[int, list[int]] = (-1, [])
         self.viewing: int | None = None
         """The frame (see :mod:`sessions.web.replays`) the person looks back at, or None."""
         self.narrow = False
@@ -356,7 +357,7 @@ class PlaySession:
                 players=tuple(scoreboard.players(self.record, self.human, to_move))
                 if two else (),
                 rows=tuple(scoreboard.move_rows(self.record, self.human, self._mover,
-                                                final=self.over)),
+                                                final=self.over, points=self._points())),
                 viewing=self.viewing, frames=self.frames())
 
     def snapshot(self) -> dict[str, Any]:
@@ -381,7 +382,14 @@ class PlaySession:
 
     def frames(self) -> int:
         """How many positions the person may step through (the last one is now)."""
-        return len(replays.boundaries(self.record))
+        return len(self._points())
+
+    def _points(self) -> list[int]:
+        """The record's replay frames (:func:`replays.boundaries`), kept until a move."""
+        count = len(self.record.moves)
+        if self._frames[0] != count:
+            self._frames = (count, replays.boundaries(self.record))
+        return self._frames[1]
 
     def look(self, where: str) -> str:
         """Step through the positions seen so far on the same board: ``first``, ``back``,

@@ -138,6 +138,7 @@ def opponent_label(spec: str) -> str:
     return _llm_label(spec) if "/" in spec else spec
 
 
+@functools.lru_cache(maxsize=1024)
 def agent_name(spec: str) -> str:
     """An agent in people's words, with its settings: ``MCTS (1000 simulations)``,
     ``IS-MCTS (200 simulations, no time cap)``, ``GPT-4o mini (CoT)``, ``People`` for the

@@ -88,9 +88,10 @@ def seconds_used(record: MatchRecord, to_move: Sequence[int], now: float) -> lis
 
 
 def move_rows(record: MatchRecord, you: int, name: Callable[[int], str], *,
-              final: bool) -> list[MoveRow]:
-    """The moves ``you`` was shown (every move once the game is ``final``), numbered."""
-    points = boundaries(record)
+              final: bool, points: Sequence[int] | None = None) -> list[MoveRow]:
+    """The moves ``you`` was shown (every move once the game is ``final``), numbered;
+    ``points`` are the record's :func:`boundaries` when the caller has them."""
+    points = boundaries(record) if points is None else points
     rows: list[MoveRow] = []
     for i in visible_moves(record, len(record.moves), you, final=final):
         move = record.moves[i]
