@@ -11,11 +11,12 @@ import pytest
 from games.gama.scoring import MEASURES
 from games.registry import all_games, get
 from renderers.gama.view import Plot, Series, draw, round_ticks
-from sessions.web import play_html
+from sessions.web import play_html, replays
 from sessions.web.gama_screen import GAMES, is_table
 from sessions.web.plain import escape, paragraphs
-from sessions.web.play import BANNER, PlaySession, ended_banner
+from sessions.web.play import PlaySession
 from sessions.web.players import Person, agent_name, new_player_id
+from sessions.web.replays import BANNER, ended_banner
 from sessions.web.scoreboard import MoveRow
 from tests.conftest import GAME_IDS
 
@@ -106,6 +107,9 @@ def test_a_game_ended_early_says_so_across_the_board_header():
         before, "Game over: you resigned").crop((0, 0, after.width, BANNER)).tobytes()
     assert after.crop((0, BANNER, after.width, after.height)).tobytes() == before.crop(
         (0, BANNER, before.width, before.height)).tobytes()  # the board itself unchanged
+    replayed = replays.frame(session.record, -1, seat=0).image  # History says it too
+    assert replayed.crop((0, 0, after.width, BANNER)).tobytes() == ended_banner(
+        before, "Game over: resigned").crop((0, 0, after.width, BANNER)).tobytes()
 
 
 def test_every_gama_game_explains_its_score_at_the_end():

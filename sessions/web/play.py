@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from agents.base import Agent
 from agents.naming import check_limits
@@ -47,7 +47,6 @@ from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
 from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
 from renderers import click_target, image_view, renderer, seat_label, text_view
-from renderers.drawing import HEADER, HEADER_INK, centred
 from sessions.engine import UNREACHABLE, FailurePolicy
 from sessions.match import Match, NotYourTurn
 from sessions.record import CHANCE, MatchRecord, SeatRecord
@@ -57,6 +56,7 @@ from sessions.usage import session_usage
 from sessions.web import gama_screen, replays, scoreboard
 from sessions.web.clicks import Selection
 from sessions.web.players import SEAT_CHOICES, Person, agent_name, opponent_label
+from sessions.web.replays import ended_banner
 from sessions.web.scoreboard import MoveRow, PlayerLine
 
 MAX_INPUT = 2_000
@@ -718,18 +718,6 @@ def _half(score: float) -> str:
     return {0.5: "½"}.get(score, _number(score))
 
 
-BANNER = 46
-"""Height of the strip drawn across the top of a board whose game ended early (it covers the
-renderers' headers, 44-46 pixels, which still say whose turn it was)."""
-
-
-def ended_banner(image: Image.Image, text: str) -> Image.Image:
-    """``image`` with ``text`` across its header strip."""
-    out = image.copy()
-    draw = ImageDraw.Draw(out)
-    draw.rectangle((0, 0, out.width - 1, BANNER - 1), fill=HEADER)
-    centred(draw, (14, BANNER / 2), text, size=17, fill=HEADER_INK, bold=True, anchor="lm")
-    return out
 
 
 class OpenSessions:

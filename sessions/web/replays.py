@@ -11,10 +11,11 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from games import registry
 from renderers import image_view, seat_label, text_view
+from renderers.drawing import HEADER, HEADER_INK, centred
 from sessions.record import CHANCE, MatchRecord, MoveRecord, replay
 from sessions.store import Store
 from sessions.web.players import agent_name, opponent_label
@@ -166,8 +167,11 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
     if index == len(points) - 1 and record.outcome:
         caption += f" · {seat_name(record, seat, seat)} {outcome_text(record, seat)}"
     lines = [_line(record, record.moves[i], seat) for i in visible]
-    return Frame(index, len(points), image_view(record.game, state, seat, last=last,
-                                                narrow=narrow),
+    drawn = image_view(record.game, state, seat, last=last, narrow=narrow)
+    if index == len(points) - 1 and record.outcome in ("forfeit", "abandoned") \
+            and not state.is_terminal():  # ended before its rules ended it: say so
+        drawn = ended_banner(drawn, f"Game over: {outcome_text(record, seat)}")
+    return Frame(index, len(points), drawn,
                  text_view(record.game, state, seat), f"Step {index} of {len(points) - 1}: "
                  f"{caption}", [f"{n + 1}. {line}" for n, line in enumerate(lines)])
 
@@ -192,3 +196,17 @@ def _line(record: MatchRecord, move: MoveRecord, seat: int) -> str:
     if move.seat == CHANCE:
         return f"chance: {move.label}"
     return f"{mover(record, move.seat, seat)}: {move.label}"
+
+
+BANNER = 46
+"""Height of the strip drawn across the top of a board whose game ended early (it covers the
+renderers' headers, 44-46 pixels, which still say whose turn it was)."""
+
+
+def ended_banner(image: Image.Image, text: str) -> Image.Image:
+    """``image`` with ``text`` across its header strip."""
+    out = image.copy()
+    draw = ImageDraw.Draw(out)
+    draw.rectangle((0, 0, out.width - 1, BANNER - 1), fill=HEADER)
+    centred(draw, (14, BANNER / 2), text, size=17, fill=HEADER_INK, bold=True, anchor="lm")
+    return out
