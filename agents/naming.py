@@ -6,7 +6,8 @@ Grammar::
     classic  := NAME [":" ARG [":" ARG]]        random, tit-for-tat, mcts:1000:2s, ismcts:500
     llm      := PROVIDER "/" MODEL ("+" MODE)*  openai/gpt-4o-mini+cot, compat/qwen2.5:7b+sc-cot
 
-Classic names: ``random``; ``tit-for-tat`` (iterated prisoner's dilemma); ``equilibrium`` and
+Classic names: ``random``; ``tit-for-tat`` (iterated prisoner's dilemma); ``minilm``
+(Codenames' spymaster and operative by word similarity, offline); ``equilibrium`` and
 ``adaptive`` (GAMA-Bench's games: the game's equilibrium strategy, and a bot that adapts to the
 last round it saw); ``mcts`` and ``ismcts`` with optional SIMULATIONS (default 1000, GTBench's
 setting) and SECONDS, a cap on one reply's wall-clock time written like ``2s`` (default 2s;
@@ -38,7 +39,7 @@ MAX_SECONDS = 10.0
 """The longest clock a search may be given on the page and through the API (and it must
 have one: ``0s``, no clock, is for the command line)."""
 
-CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive")
+CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "minilm")
 GAMA_BOTS = ("equilibrium", "adaptive")
 
 
@@ -99,7 +100,7 @@ def parse(text: str) -> AgentSpec:
     name, *args = spec.lower().split(":")
     if name not in CLASSIC:
         raise SpecError(f"unknown agent {name!r}; " + _GRAMMAR_HELP)
-    if name in ("random", "tit-for-tat", *GAMA_BOTS):
+    if name in ("random", "tit-for-tat", "minilm", *GAMA_BOTS):
         if args:
             raise SpecError(f"{name} takes no options (got {text!r})")
         return AgentSpec(name, spec)
@@ -135,6 +136,6 @@ def _seconds_text(seconds: float) -> str:
 
 
 _GRAMMAR_HELP = (
-    "use random, tit-for-tat, equilibrium, adaptive, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
+    "use random, tit-for-tat, minilm, equilibrium, adaptive, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
     "or PROVIDER/MODEL[+MODE...] such as openai/gpt-4o-mini+cot"
 )

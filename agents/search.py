@@ -254,11 +254,13 @@ class _TimedISMCTS(ismcts.ISMCTSBot):
         start = time.perf_counter() if self.started is None else self.started
         deadline = start + self._seconds - self._MARGIN if self._seconds > 0 else None
         self.simulations_run = 0
-        for _ in range(self._max_simulations):
+        for _ in range(max(2, self._max_simulations)):
             if self._cancelled.is_set():
                 break
-            if deadline is not None and self.simulations_run and time.perf_counter() > deadline:
-                break
+            if deadline is not None and self.simulations_run >= 2 \
+                    and time.perf_counter() > deadline:
+                break  # the first two always run: the first only opens the root, and the
+                # final policy needs a visited child (a late first one crashed it)
             self.run_simulation(self.sample_root_state(state))
             self.simulations_run += 1
         return self.get_final_policy(state, self._root_node)

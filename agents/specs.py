@@ -21,7 +21,10 @@ from agents.naming import CLASSIC, GAMA_BOTS, AgentSpec, SpecError, parse
 from agents.search import ISMCTSAgent, MCTSAgent
 from games.registry import GameSpec
 
-__all__ = ["CLASSIC", "GAMA_BOTS", "AgentSpec", "SpecError", "agents_for", "check_fits",
+WORD_GAMES = ("codenames",)
+"""The games the offline word-similarity agent (``minilm``) plays."""
+
+__all__ = ["CLASSIC", "GAMA_BOTS", "WORD_GAMES", "AgentSpec", "SpecError", "agents_for", "check_fits",
            "make_agent", "parse_spec", "seat_seed"]
 
 
@@ -55,6 +58,10 @@ def make_agent(spec: AgentSpec | str, game: GameSpec, params: dict[str, object],
         return RandomAgent(np.random.default_rng(seed))
     if spec.kind == "tit-for-tat":
         return TitForTatAgent()
+    if spec.kind == "minilm":
+        from agents.associations import AssociationAgent
+
+        return AssociationAgent()
     if spec.kind in GAMA_BOTS:
         from agents.gama import make_bot
 
@@ -80,6 +87,14 @@ def check_fits(spec: AgentSpec, game: GameSpec) -> None:
     kind = loaded.get_type()
     if spec.kind == "tit-for-tat" and game.id != "iterated_prisoners_dilemma":
         raise SpecError("tit-for-tat plays only iterated_prisoners_dilemma")
+    if spec.kind == "minilm":
+        if game.id not in WORD_GAMES:
+            raise SpecError(f"minilm plays only {', '.join(WORD_GAMES)}, not {game.id}")
+        from agents.embedding import missing
+
+        problem = missing()
+        if problem is not None:
+            raise SpecError(f"minilm is unavailable: {problem}")
     if spec.kind in GAMA_BOTS and game.benchmark != "GAMA-Bench":
         raise SpecError(f"{spec.kind} plays only GAMA-Bench's games, not {game.id}")
     simultaneous_nodes = kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS

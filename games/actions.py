@@ -10,6 +10,23 @@ Free text is read the way people write: case and spacing do not matter, a move m
 wrapped in ``<tags>``, markdown or JSON, and a ``Final answer:`` line (or the last line that
 names a move) decides. It never guesses: an answer that names no move, or two different
 moves, is rejected.
+
+**Moves that are words** (a Codenames clue, a question, an answer, a statement: games whose
+grammar has a :class:`games.grammar.FreeText`). OpenSpiel actions are integers, so such a
+move is an action id that says what kind of utterance it is (a clue for 2, a question to
+seat 3) plus the words, which travel beside it (:mod:`games.talk`):
+
+- the legal moves list each word-carrying action once, with the game's canned words
+  (``LegalMove.text``; its label is the move written with them), so agents that pick action
+  ids (random, MCTS) and OpenSpiel's own checks play legal utterances;
+- typed text or an LLM answer written in the game's form (``clue: ocean 2``) resolves to the
+  same action id with *those* words (a new ``LegalMove`` with ``text`` set), after the
+  game's check of the words (length, one word, not a board word nor part of one...); words
+  that break the form are rejected with the reason and what is allowed, never repaired;
+- the match applies the action with its words (``games.talk.apply``) and the record keeps
+  them (``MoveRecord.text``), so a replay feeds them back and reaches the same final state;
+- what each seat heard is the game's rule, read from the state by the seat's view: public
+  talk for everyone, a private exchange for its two seats only.
 """
 
 from __future__ import annotations
@@ -24,10 +41,13 @@ from typing import Literal
 
 import pyspiel
 
+from games import talk
 from games.grammar import SummaryFn, squash
 from games.registry import GameSpec
 
 MAX_TYPED_CHARS = 200
+MAX_TYPED_TALK_CHARS = MAX_TYPED_CHARS + talk.MAX_WORDS_CHARS
+"""The typed-text limit of games played by talking (a question with its addressee)."""
 MAX_LLM_CHARS = 16_000
 _SHOWN_CHARS = 80
 _LISTED_MOVES = 150
@@ -35,12 +55,22 @@ _LISTED_MOVES = 150
 
 @dataclass(frozen=True)
 class LegalMove:
-    """A legal action with its canonical label, its parse key and its click path."""
+    """A legal action with its canonical label, its parse key and its click path.
+
+    ``text``: the words the move carries (games played by talking), None for other moves.
+    In the legal-move list these are the game's canned words; a move resolved from what a
+    seat wrote carries that seat's words."""
 
     action: int
     label: str
     key: str
     path: tuple[str, ...]
+    text: str | None = None
+
+    @property
+    def says(self) -> bool:
+        """Whether this move carries words."""
+        return self.text is not None
 
 
 # --- proposals -------------------------------------------------------------------------
@@ -156,13 +186,16 @@ class _LegalTable:
 
     def __init__(self, spec: GameSpec, state: pyspiel.State, player: int) -> None:
         grammar = spec.grammar
+        speaking = isinstance(state, talk.Speaking)
         moves = []
         for action in state.legal_actions(player):
             label = grammar.label(state, player, action)
             key = grammar.key_of(label)
             if key is None:
                 raise RuntimeError(f"{spec.id}: label {label!r} does not parse with its own grammar")
-            moves.append(LegalMove(action, label, key, grammar.path(state, player, action)))
+            words = state.default_words(action) if speaking else None
+            moves.append(LegalMove(action, label, key, grammar.path(state, player, action),
+                                   words))
         self.moves = tuple(moves)
         self.by_key = {move.key: move for move in moves}
         self._aliases: dict[str, LegalMove] | None = None
@@ -267,18 +300,25 @@ def _resolve_click(spec: GameSpec, legal: list[LegalMove], path: tuple[str, ...]
 
 def _resolve_text(spec: GameSpec, state: pyspiel.State, player: int, legal: list[LegalMove],
                   text: str, source: str) -> LegalMove:
-    limit = MAX_LLM_CHARS if source == "llm" else MAX_TYPED_CHARS
+    typed = MAX_TYPED_CHARS if spec.grammar.free_text is None else MAX_TYPED_TALK_CHARS
+    limit = MAX_LLM_CHARS if source == "llm" else typed
     if not text.strip():
         raise _reject(EmptyMove, spec, legal, "the answer is empty", text)
     if len(text) > limit:
         raise _reject(TooLongMove, spec, legal,
                       f"the answer has {len(text)} characters; the limit is {limit}", text)
+    said = _words(spec, state, player, legal, text)
+    if said is not None:
+        return said
     exact = _exact(spec, state, player, legal, text)
     if exact is not None:
         return exact
     segment, marked = _answer_segment(spec, text)
     if segment is None:
         raise _reject(UnparseableMove, spec, legal, "no move found", text)
+    said = _words(spec, state, player, legal, segment, raw=text)
+    if said is not None:
+        return said
     exact = _exact(spec, state, player, legal, segment)
     if exact is not None:
         return exact
@@ -295,6 +335,36 @@ def _resolve_text(spec: GameSpec, state: pyspiel.State, player: int, legal: list
         if move.key == keys[0]:
             return move
     raise _reject(IllegalMove, spec, legal, f"{_mention_text(spec, segment)} is not legal now", text)
+
+
+_WORDS_ERRORS: dict[str, type[MoveError]] = {
+    "illegal": IllegalMove, "unparseable": UnparseableMove, "too_long": TooLongMove,
+    "empty": EmptyMove,
+}
+
+
+def _words(spec: GameSpec, state: pyspiel.State, player: int, legal: list[LegalMove],
+           text: str, *, raw: str | None = None) -> LegalMove | None:
+    """The free-text move ``text`` is (with its words), None when it is not written as one;
+    words that break the game's form are rejected with the game's reason."""
+    form = spec.grammar.free_text
+    if form is None:
+        return None
+    try:
+        found = form.read(state, player, text.strip().strip("`*").strip())
+    except talk.WordsError as err:
+        raise _reject(_WORDS_ERRORS[err.reason], spec, legal,
+                      f"{err.problem}; write {form.hint}", raw or text) from None
+    if found is None:
+        return None
+    action, words = found
+    slot = next((move for move in legal if move.action == action and move.says), None)
+    if slot is None:
+        raise _reject(IllegalMove, spec, legal,
+                      f"{form.write(state, player, action, words)!r} is not a move you may "
+                      "make now", raw or text)
+    return LegalMove(action, form.write(state, player, action, words), slot.key, slot.path,
+                     words)
 
 
 def _exact(spec: GameSpec, state: pyspiel.State, player: int, legal: list[LegalMove],

@@ -20,6 +20,8 @@ AliasFn = Callable[[pyspiel.State, int, int], tuple[str, ...]]
 PathFn = Callable[[pyspiel.State, int, int], tuple[str, ...]]
 KeyFn = Callable[[re.Match[str]], str]
 SummaryFn = Callable[[list[int], list[str]], str]
+ReadWordsFn = Callable[[pyspiel.State, int, str], "tuple[int, str] | None"]
+WriteWordsFn = Callable[[pyspiel.State, int, int, str], str]
 
 WORD_START = r"(?<![0-9A-Za-z])"
 """A left word boundary that treats digits as word characters (``C2R3`` is one word)."""
@@ -37,6 +39,28 @@ def squash_match(match: re.Match[str]) -> str:
 
 
 @dataclass(frozen=True)
+class FreeText:
+    """How a game's free-text moves (a clue, a question, a statement) are read and written.
+
+    - ``read(state, player, text)``: when ``text`` is written as one of the game's free-text
+      moves (``clue: ocean 2``), the action id and the words it carries, checked against the
+      game's rules for words (a Codenames clue is one word that is no board word); None when
+      ``text`` is not written as a free-text move at all. Words that break the form raise
+      :class:`games.talk.WordsError` saying what is allowed; they are never repaired.
+    - ``write(state, player, action, words)``: the label of that move with those words;
+      ``read`` of it gives back the same action and words (a round trip).
+    - ``hint``: the form, for error messages and prompts (``clue: <one word> <number>``).
+
+    The action ids of free-text moves are legal actions like any other; their labels carry
+    the game's canned words (``games.talk.Speaking.default_words``).
+    """
+
+    read: ReadWordsFn
+    write: WriteWordsFn
+    hint: str
+
+
+@dataclass(frozen=True)
 class MoveGrammar:
     """The move-label grammar of one game.
 
@@ -51,6 +75,7 @@ class MoveGrammar:
       one click on the label (a button).
     - ``json_fields``: JSON field names that hold the answer in this game's prompts (GAMA-Bench
       asks for ``{"chosen_number": 37}``); read before the generic ``move``/``action`` fields.
+    - ``free_text``: games whose moves may be words (see :class:`FreeText`).
     - ``summary``: a short description of the legal moves from their action ids and labels,
       used in rejection messages instead of listing every label (``a whole number from 0 to
       100``).
@@ -64,6 +89,8 @@ class MoveGrammar:
     click_path: PathFn | None = None
     json_fields: tuple[str, ...] = ()
     summary: SummaryFn | None = None
+    free_text: FreeText | None = None
+    """Games played by talking: how their free-text moves are read and written."""
 
     def key_of(self, text: str) -> str | None:
         """The key of ``text`` if the whole of it is one move mention, else None."""

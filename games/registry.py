@@ -22,6 +22,7 @@ from games.grammar import MoveGrammar
 ParamValue = int | float | bool | str
 RuleValuesFn = Callable[[Mapping[str, ParamValue]], Mapping[str, str]]
 MetricsFn = Callable[[pyspiel.State, Sequence[str]], dict[str, Any]]
+TeamsFn = Callable[[pyspiel.State], list[str | None]]
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,10 @@ class GameSpec:
     metrics: MetricsFn | None = None
     """Benchmark scores of a session from its last state and each seat's entity, stored with
     the record (GAMA-Bench's 0-100 scores)."""
+    teams: TeamsFn | None = None
+    """Team games: each seat's side (``red``/``blue``, ``good``/``evil``) from a state past
+    the deal, or None for a seat on its own. Written into the record when the game ends;
+    seats are scored against opposing seats only (``sessions.record.team_scores``)."""
 
     @property
     def rules(self) -> str:

@@ -29,6 +29,12 @@ Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of
   moves that have no spot on the board and need a button (a Hive ``pass``). Table games get a
   button for every legal move without it.
 
+- optional ``OFF_TARGET``: the notice for a click that hits no target (instead of the page's
+  "click a square").
+- optional ``legal_summary(state, seat, labels) -> str``: the legal moves described in a few
+  lines, with example labels, for the LLM prompt of a game with hundreds of them (Sea Battle's
+  512 orders); ``agents.llm.prompts`` lists every label otherwise.
+
 - optional ``seat_label(seat) -> str``: how the game's texts name a seat (``player 3``,
   ``pirate 4``); pages and replays use it for tables of more than two (:func:`seat_label`).
 - optional ``NARROW = True``: ``image``, ``hit_test`` and ``centres`` also take
@@ -37,6 +43,12 @@ Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of
 - optional ``SIDES``: the name of each seat's side as the image draws it (``("X", "O")``,
   ``("White", "Black")``, the table games' ``("red", "blue")``); the page says "You (X)"
   (:func:`side_name`).
+
+Games played by talking (Codenames, Are You the Traitor?, Two Rooms and a Boom) add
+``talk(state, seat) -> list[games.talk.Utterance]`` (what the seat heard, in order: public
+talk and the private exchanges it was part of) and ``teams_known(state, seat)`` (each seat's
+team as this seat may know it, None where hidden); their text views include the talk, so a
+language model gets the conversation as its seat heard it.
 
 GAMA-Bench's renderers (``renderers/gama/view.py``) add, for the page and the LLM agents:
 ``control(state, seat)`` (the input to show: a number field with its range, or choice

@@ -132,7 +132,7 @@ class Canvas:
             self._texts.append((xy, text, size, bold, fill, anchor))
 
     def text_width(self, text: str, *, size: int = 16, bold: bool = False) -> float:
-        return float(font(size, bold=bold).getlength(text))
+        return _width(text, size, bold)
 
     def fit(self, text: str, width: float, *, size: int = 16, bold: bool = False) -> str:
         """``text`` shortened with an ellipsis so it fits in ``width`` pixels."""
@@ -150,6 +150,13 @@ class Canvas:
             x0, y0 = round(x + left), round(y + top)
             image.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
         return image
+
+
+@functools.lru_cache(maxsize=8192)
+def _width(text: str, size: int, bold: bool) -> float:
+    """How wide ``text`` is drawn (labels repeat from image to image; fitting them measures
+    the same strings again and again)."""
+    return float(font(size, bold=bold).getlength(text))
 
 
 @functools.lru_cache(maxsize=4096)

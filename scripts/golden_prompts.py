@@ -2,7 +2,10 @@
 
 Each file holds the requests an LLM seat would send at one seeded decision of one game, in
 every reasoning and answer mode (system prompt, user turns, structured-answer schema), so a
-change in what a model is told is seen in review.
+change in what a model is told is seen in review. Games whose seats play different parts
+(a renderer's ``seat_type``: Codenames' spymaster and operative, the characters of the
+hidden-role games) add the first decision of every seat type in seeded random games, in
+the move-only and structured chain-of-thought modes.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from agents.llm.chat import ChatRequest
 from agents.llm.modes import Ask
 from agents.specs import make_agent
 from games.registry import GameSpec, all_games, get
+from renderers import renderer
 from scripts.goldens import write_goldens
 from sessions.engine import play_turn
 from sessions.match import Match
@@ -85,9 +89,37 @@ def requests(view: SeatView) -> list[tuple[str, ChatRequest]]:
     ]
 
 
+def seat_type_views(spec: GameSpec, games: int = 12) -> list[tuple[str, SeatView]]:
+    """The first decision of every seat type (the renderer's ``seat_type``) in seeded random
+    games, by type name; none for games without seat types."""
+    kind = getattr(renderer(spec.id), "seat_type", None)
+    if kind is None:
+        return []
+    found: dict[str, SeatView] = {}
+    variants = [spec.params()]
+    if "num_players" in spec.default_params:  # an odd count too (Two Rooms' Gambler)
+        variants.append(spec.params({"num_players": int(spec.default_params["num_players"])
+                                     + 1}))
+    for seed, params in ((s, p) for p in variants for s in range(SEED, SEED + games)):
+        players = spec.load(params).num_players()
+        match = Match(spec.id, [SeatRecord("random", "random", "random")] * players, seed=seed,
+                      params=params)
+        agents = [make_agent("random", spec, match.record.params, seed=seed + p)
+                  for p in range(players)]
+        while not match.over:
+            seat = match.to_move()[0]
+            found.setdefault(kind(match.state, seat), match.view(seat))
+            play_turn(match, seat, agents[seat])
+    return sorted(found.items())
+
+
 def golden_text(spec: GameSpec) -> str:
     view = decision_view(spec)
     out = [f"# {spec.title}: LLM prompts for seat {view.seat} (seed {SEED})\n"]
+    for seat_type, seen in seat_type_views(spec):
+        for title, request in requests(seen):
+            if title in ("prompt", "cot+json"):
+                out += _request(f"seat type {seat_type} (seat {seen.seat}): {title}", request)
     for title, request in requests(view):
         out.append(f"==================== {title}")
         out.append(f"--- system\n{request.system}")
@@ -97,6 +129,14 @@ def golden_text(spec: GameSpec) -> str:
             out.append(f"--- schema\n{json.dumps(request.schema, indent=1)}")
         out.append("")
     return "\n".join(out)
+
+
+def _request(title: str, request: ChatRequest) -> list[str]:
+    out = [f"==================== {title}", f"--- system\n{request.system}"]
+    out += [f"--- {turn.role}\n{turn.text}" for turn in request.turns]
+    if request.schema is not None:
+        out.append(f"--- schema\n{json.dumps(request.schema, indent=1)}")
+    return [*out, ""]
 
 
 def main(names: list[str]) -> int:

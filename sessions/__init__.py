@@ -11,5 +11,6 @@ from the seed), ``engine`` (asks a seat's agent, retries and forfeits by one pol
 
 Subpackages: ``ratings/`` turns records into numbers; ``web/`` is the page's side of play.
 Modules here may import ``agents``, ``renderers`` and ``games``; never ``sessions.web`` or
-Gradio. The CLI imports ``sessions.ratings`` only for the commands that rate.
+Gradio. The CLI imports what a command uses when it runs (rating a GameBench file loads
+neither OpenSpiel, the agents, choix nor matplotlib).
 """

@@ -1,4 +1,9 @@
-"""Command line: ``python -m sessions play | tournament | ratings | gama | export``."""
+"""Command line: ``python -m sessions play | tournament | ratings | gama | export``.
+
+Each command imports what it uses when it runs: ``ratings --gamebench FILE`` reads no store,
+plays nothing and draws nothing, so it loads neither OpenSpiel, the agents, choix nor
+matplotlib (``python -X importtime -m sessions ratings ...`` shows it).
+"""
 
 from __future__ import annotations
 
@@ -7,30 +12,26 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from agents.specs import SpecError
-from sessions.engine import FailurePolicy
-from sessions.fanout import runner
-from sessions.ratings import report as ratings
 from sessions.ratings.bradley_terry import DEFAULT_ALPHA
 from sessions.ratings.gamebench_format import (
     GAMEBENCH_ALPHA,
     GAMEBENCH_RESAMPLING,
     GAMEBENCH_TIES,
-    read_gamebench,
-    write_gamebench,
 )
-from sessions.ratings.leaderboard import parse_when
-from sessions.ratings.nra import nra_table
-from sessions.ratings.results import ResultSet, by_player, results_from_store, select
-from sessions.store import Store, StoreError, default_path, export_jsonl, is_url
-from sessions.tournament import run_tournament
 
-DB_HELP = (f"the store: an SQLite file or a postgresql:// URL (default $DATABASE_URL when set, "
-           f"else {default_path()})")
+if TYPE_CHECKING:
+    from sessions.ratings.nra import PairNRA
+    from sessions.ratings.results import ResultSet
+
+DB_HELP = ("the store: an SQLite file or a postgresql:// URL (default $DATABASE_URL when set, "
+           "else $ARENA_DATA_DIR/arena.sqlite3, ARENA_DATA_DIR being ./data unless set)")
 
 
 def _location(text: str) -> str | Path:
+    from sessions.store import is_url
+
     return text if is_url(text) else Path(text)
 
 
@@ -39,13 +40,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (SpecError, StoreError, KeyError, ValueError) as err:
-        message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
-        print(f"error: {message}", file=sys.stderr)
-        return 2
+    except (KeyError, ValueError) as err:  # agents.specs.SpecError is a ValueError
+        return _refuse(err)
+    except RuntimeError as err:
+        from sessions.store import StoreError  # already loaded if the store raised it
+
+        if not isinstance(err, StoreError):
+            raise
+        return _refuse(err)
     except OSError as err:  # an --out file or plan that cannot be written or read
         print(f"error: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
         return 2
+
+
+def _refuse(err: Exception) -> int:
+    message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,7 +130,9 @@ def _tournament_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    from sessions.fanout import runner
     from sessions.plan import load_plan, run_plan, summary
+    from sessions.store import Store
 
     plan = load_plan(args.plan)
     with Store(args.db) as store:
@@ -169,6 +182,9 @@ def _ratings_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _ratings(args: argparse.Namespace) -> int:
+    from sessions.ratings import report as ratings
+    from sessions.ratings.results import by_player, parse_when, select
+
     gamebench = args.gamebench is not None
     ties: ratings.Ties = args.ties or (GAMEBENCH_TIES if gamebench else "half")
     resampling: ratings.Resampling = args.resample or (
@@ -179,11 +195,7 @@ def _ratings(args: argparse.Namespace) -> int:
         (GAMEBENCH_ALPHA if gamebench else DEFAULT_ALPHA), level=args.level,
         resampling=resampling)
     settings.check()
-    if gamebench:
-        found = ResultSet(read_gamebench(args.gamebench))
-    else:
-        with Store(args.db, readonly=True) as store:
-            found = results_from_store(store)
+    found = _gamebench_results(args.gamebench) if gamebench else _stored_results(args.db)
     results = found.results
     if args.by_player:
         results = by_player(results, args.by_player)
@@ -194,7 +206,7 @@ def _ratings(args: argparse.Namespace) -> int:
         raise ValueError(f"no rated matches of {args.game!r}; games with rated matches: "
                          f"{', '.join(known) or 'none'}")
     report = ratings.rate(chosen, settings, dropped=found.dropped, per_game=not args.game)
-    pairs, skipped = nra_table(chosen) if args.nra else ([], None)
+    pairs, skipped = _nra(chosen) if args.nra else ([], None)
     if args.json:
         data = report.to_dict()
         if args.nra:
@@ -207,6 +219,27 @@ def _ratings(args: argparse.Namespace) -> int:
         print()
         print(_nra_text(pairs, skipped or {}))
     return 0
+
+
+def _gamebench_results(path: Path) -> ResultSet:
+    from sessions.ratings.gamebench_format import read_gamebench
+    from sessions.ratings.results import ResultSet
+
+    return ResultSet(read_gamebench(path))
+
+
+def _stored_results(db: str | Path | None) -> ResultSet:
+    from sessions.ratings.results import results_from_store
+    from sessions.store import Store
+
+    with Store(db, readonly=True) as store:
+        return results_from_store(store)
+
+
+def _nra(results: list) -> tuple[list[PairNRA], Mapping[str, int]]:
+    from sessions.ratings.nra import nra_table
+
+    return nra_table(results)
 
 
 def _nra_text(pairs: list, skipped: Mapping[str, int]) -> str:
@@ -232,6 +265,11 @@ def _params(pairs: list[str]) -> dict[str, str]:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from sessions.engine import FailurePolicy
+    from sessions.fanout import runner
+    from sessions.store import Store
+    from sessions.tournament import run_tournament
+
     if args.matches < 1:
         raise ValueError("--matches must be at least 1")
     with Store(args.db) as store:
@@ -251,6 +289,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _gama(args: argparse.Namespace) -> int:
     from sessions.ratings.gama_table import GAMES, gama_table, markdown
+    from sessions.store import Store
 
     with Store(args.db, readonly=True) as store:
         rows = gama_table((r for g in GAMES for r in store.records(game=g)),
@@ -265,6 +304,8 @@ def _gama(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from sessions.store import Store, export_jsonl
+
     if args.format == "gamebench":
         return _export_gamebench(args)
     with Store(args.db, readonly=True) as store:
@@ -278,8 +319,10 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _export_gamebench(args: argparse.Namespace) -> int:
-    with Store(args.db, readonly=True) as store:
-        found = results_from_store(store)
+    from sessions.ratings.gamebench_format import write_gamebench
+    from sessions.ratings.results import select
+
+    found = _stored_results(args.db)
     results = select(found.results, game=args.game)
     if args.out is None:
         count, skipped = write_gamebench(results, sys.stdout)

@@ -15,12 +15,13 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from games import registry
+from games import registry, talk
 from games.actions import (
     LegalMove,
     MoveError,
@@ -39,6 +40,7 @@ from sessions.record import (
     MoveRecord,
     SeatRecord,
     placement_scores,
+    team_scores,
 )
 
 
@@ -60,6 +62,7 @@ class Match:
             raise ValueError(
                 f"{self.spec.title} needs {self.game.num_players()} seats, got {len(seats)}"
             )
+        seats = _distinct(seats)
         self.record = MatchRecord(game=game_id, params=dict(chosen), seed=seed, seats=seats,
                                   research_use=research_use)
         self._state = self.game.new_initial_state()
@@ -147,13 +150,14 @@ class Match:
                 started_at=self._turn_started.pop(seat, time.time()), ended_at=time.time(),
                 raw=said, rejected=self._attempts.pop(seat, []), reasoning=reasoning,
                 message=proposal.message, fallback=fallback, meta=kept,
+                text=move.text,
             )
             if self._state.is_simultaneous_node():
                 self._pending[seat] = entry
                 if not self.to_move():
                     self._apply_joint()
             else:
-                self._state.apply_action(move.action)
+                talk.apply(self._state, move.action, move.text)
                 self.record.moves.append(entry)
                 self._node += 1
             self._advance()
@@ -176,8 +180,10 @@ class Match:
         with self._lock:
             if self.over:
                 raise NotYourTurn("the game is already over")
-            standing = [-1.0 if p == seat else 0.0 for p in range(self.game.num_players())]
-            self._finish("forfeit", scores=placement_scores(standing), ended_by=seat,
+            teams = self._teams()
+            standing = [-1.0 if p == seat or (teams[seat] is not None and team == teams[seat])
+                        else 0.0 for p, team in enumerate(teams)]
+            self._finish("forfeit", scores=self._scores(standing), ended_by=seat,
                          reason=reason)
 
     def abandon(self, reason: str = "abandoned") -> None:
@@ -202,7 +208,7 @@ class Match:
                 if not self.over:
                     returns = [float(r) for r in self._state.returns()]
                     self.record.returns = returns
-                    self._finish("normal", scores=placement_scores(returns), ended_by=None,
+                    self._finish("normal", scores=self._scores(returns), ended_by=None,
                                  reason="")
                 return
             if not (self._state.is_simultaneous_node() and self._play_forced()):
@@ -239,8 +245,23 @@ class Match:
             return True
         return False
 
+    def _teams(self) -> list[str | None]:
+        """Each seat's team (None everywhere in games without teams)."""
+        players = self.game.num_players()
+        if self.spec.teams is None or self._state.is_chance_node():
+            return [None] * players
+        return list(self.spec.teams(self._state))
+
+    def _scores(self, standing: list[float]) -> list[float]:
+        teams = self._teams()
+        if any(team is not None for team in teams):
+            return team_scores(standing, teams)
+        return placement_scores(standing)
+
     def _finish(self, outcome: str, *, scores: list[float] | None, ended_by: int | None,
                 reason: str) -> None:
+        for info, team in zip(self.record.seats, self._teams(), strict=True):
+            info.team = team
         for seat in sorted(self._attempts):
             for attempt in self._attempts[seat]:
                 attempt.seat = seat
@@ -271,6 +292,17 @@ def _metrics(spec: registry.GameSpec, state: pyspiel.State,
         return spec.metrics(state, [seat.entity for seat in seats])
     except Exception as err:  # noqa: BLE001 - the record must survive a scoring bug
         return {"error": f"{type(err).__name__}: {err}"}
+
+
+def _distinct(seats: list[SeatRecord]) -> list[SeatRecord]:
+    """``seats`` with a copy wherever one record object sits in several seats (each seat
+    gets its own team); callers keep the objects they passed in."""
+    seen: set[int] = set()
+    out = []
+    for seat in seats:
+        out.append(replace(seat) if id(seat) in seen else seat)
+        seen.add(id(seat))
+    return out
 
 
 def _kept(raw: str, meta: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import pyspiel
 
-from games import registry
+from games import registry, talk
 
 SCHEMA_VERSION = 1
 APP_VERSION = "0.1.0"
@@ -54,11 +54,19 @@ class MoveRecord:
     message: str = ""
     fallback: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
+    text: str | None = None
+    """The words the move carried (a clue, a question, a statement: games played by
+    talking), fed back to the game on replay; None for moves without words."""
 
 
 @dataclass
 class SeatRecord:
-    """Who sat in a seat. ``entity`` is the identity ratings use (spec with its settings)."""
+    """Who sat in a seat. ``entity`` is the identity ratings use (spec with its settings).
+
+    ``team``: the side the seat played for in a team game (Codenames' ``red``/``blue``, the
+    good or evil side of a hidden-role game), written when the game ends, since a deal may
+    decide it; None for a seat that plays for itself. A person on a team with language
+    models is still kind and entity ``human``."""
 
     kind: str
     spec: str
@@ -66,6 +74,7 @@ class SeatRecord:
     settings: dict[str, Any] = field(default_factory=dict)
     player_id: str | None = None
     display_name: str | None = None
+    team: str | None = None
 
 
 @dataclass
@@ -123,6 +132,19 @@ class MatchRecord:
         return cls.from_dict(json.loads(text))
 
 
+def team_scores(returns: list[float], teams: list[str | None]) -> list[float]:
+    """Scores in [0, 1] of a team game: the share of *opposing* seats a seat beat (ties
+    count half); teammates are not compared. Two teams: 1 for the winners, 0 for the losers,
+    ½ each for a draw. Seats without a team are opposed to everyone."""
+    scores = []
+    for i, mine in enumerate(returns):
+        rivals = [r for j, r in enumerate(returns)
+                  if j != i and (teams[i] is None or teams[j] != teams[i])]
+        scores.append(sum(1.0 if mine > r else 0.5 if mine == r else 0.0 for r in rivals)
+                      / len(rivals) if rivals else 1.0)
+    return scores
+
+
 def placement_scores(returns: list[float]) -> list[float]:
     """Scores in [0, 1] from returns: the share of other seats a seat beat (ties count half).
 
@@ -160,6 +182,6 @@ def replay(record: MatchRecord, *, upto: int | None = None) -> pyspiel.State:
             state.apply_actions(actions)
             i += len(joint)
         else:
-            state.apply_action(moves[i].action)
+            talk.apply(state, moves[i].action, moves[i].text)
             i += 1
     return state

@@ -79,6 +79,9 @@ class Store:
         """Where the store is, for messages (a path, or the URL without its password)."""
         self.backend: str = self._db.dialect
         self.readonly = readonly
+        self.incremental = self.backend == "sqlite"
+        """Whether :meth:`results` and :meth:`records` can read only what was written after
+        a ``seq`` (SQLite's rowid). PostgreSQL keeps no write order yet: readers read all."""
 
     def close(self) -> None:
         self._db.close()
@@ -100,17 +103,26 @@ class Store:
         rows = [
             (record.id, seat, info.kind, info.entity, info.player_id,
              record.scores[seat] if record.scores else None,
-             record.returns[seat] if record.returns else None)
+             record.returns[seat] if record.returns else None, info.team)
             for seat, info in enumerate(record.seats)
         ]
         with self._errors(), self._db.transaction() as db:
-            db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
-            db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (record.id, record.game, record.outcome, int(record.research_use),
-                 record.started_at, record.ended_at, record.to_json()),
-            )
-            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            values = (record.id, record.game, record.outcome, int(record.research_use),
+                      record.started_at, record.ended_at, record.to_json())
+            if self.incremental:
+                # SQLite: the session's seq (rowid) is taken before its old row goes, inside
+                # the write transaction, so a session saved again always comes after
+                # everything read so far (results(after=...))
+                seq = db.execute("SELECT coalesce(max(rowid), 0) + 1 FROM matches").fetchone()
+                db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
+                db.execute("INSERT INTO matches (rowid, id, game, outcome, research_use, "
+                           "started_at, ended_at, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (seq[0], *values))
+            else:
+                db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
+                db.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+            db.executemany("INSERT INTO seats (match_id, seat, kind, entity, player_id, score,"
+                           " return, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -131,12 +143,13 @@ class Store:
         return found
 
     def texts(self, *, game: str | None = None, limit: int | None = None,
-              newest_first: bool = False) -> Iterator[tuple[str, str]]:
-        """Stored sessions as (id, record JSON), oldest first unless ``newest_first``."""
-        sql = "SELECT id, record FROM matches"
-        args: list[Any] = []
+              newest_first: bool = False, after: int = 0) -> Iterator[tuple[str, str]]:
+        """Stored sessions as (id, record JSON), oldest first unless ``newest_first``; with
+        ``after``, only those written after that ``seq`` (see :meth:`results`)."""
+        sql = "SELECT id, record FROM matches WHERE " + self._after(after)
+        args: list[Any] = [after] if after else []
         if game is not None:
-            sql += " WHERE game = ?"
+            sql += " AND game = ?"
             args.append(game)
         order = "DESC NULLS LAST" if newest_first else "ASC NULLS FIRST"
         sql += f" ORDER BY ended_at {order}, id"
@@ -146,9 +159,10 @@ class Store:
         yield from self._query(sql, tuple(args))
 
     def records(self, *, game: str | None = None, limit: int | None = None,
-                newest_first: bool = False) -> Iterator[MatchRecord]:
-        """Stored sessions, oldest first unless ``newest_first``."""
-        for _, text in self.texts(game=game, limit=limit, newest_first=newest_first):
+                newest_first: bool = False, after: int = 0) -> Iterator[MatchRecord]:
+        """Stored sessions, oldest first unless ``newest_first`` (``after``: see :meth:`texts`)."""
+        for _, text in self.texts(game=game, limit=limit, newest_first=newest_first,
+                                  after=after):
             yield MatchRecord.from_json(text)
 
     def summaries(self, *, limit: int = 50, player_id: str | None = None) -> list[dict[str, Any]]:
@@ -187,26 +201,46 @@ class Store:
         with self._errors():
             return self._db.revision()
 
-    def results(self) -> list[dict[str, Any]]:
+    def results(self, *, after: int = 0) -> list[dict[str, Any]]:
         """Every stored session's result without its moves, oldest first: id, game, outcome,
-        research_use, ended_at and seats [{kind, entity, player_id, score, return}].
+        research_use, ended_at, seats [{kind, entity, player_id, score, return, team}] and
+        seq.
 
-        What ratings need, read from the seats table instead of parsing whole records.
+        What ratings need, read from the seats table instead of parsing whole records. A
+        read-only store older than schema 3 has no teams (None). ``seq`` grows with every
+        write, a session saved again included (SQLite's rowid; 0 on PostgreSQL, which
+        keeps no write order yet); ``after`` reads only the sessions written after that
+        seq, so a reader that keeps up reads each session once and notices one saved again
+        (its id comes back). Only where :attr:`incremental`.
         """
+        team = "s.team" if self.schema_version() >= 3 else "NULL"
+        seq = "m.rowid" if self.incremental else "0"
+        # SQLite's CROSS JOIN keeps matches outermost: it would otherwise scan every seat to
+        # find the few sessions after ``after`` (70 ms instead of 0.2 ms at 100,000 sessions)
+        join = "CROSS JOIN" if self.incremental else "JOIN"
         rows = self._query(
-            "SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, s.seat, s.kind, "
-            "s.entity, s.player_id, s.score, s.return FROM matches m "
-            "JOIN seats s ON s.match_id = m.id ORDER BY m.ended_at ASC NULLS FIRST, m.id, "
-            "s.seat", ())
+            f"SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, {seq}, s.seat, "
+            f"s.kind, s.entity, s.player_id, s.score, s.return, {team} FROM matches m "
+            f"{join} seats s ON s.match_id = m.id WHERE {self._after(after, 'm.')} "
+            "ORDER BY m.ended_at ASC NULLS FIRST, m.id, s.seat", (after,) if after else ())
         out: list[dict[str, Any]] = []
-        for match_id, game, outcome, research, ended_at, _, kind, entity, player, score, ret \
-                in rows:
+        for match_id, game, outcome, research, ended_at, written, _, kind, entity, player, \
+                score, ret, side in rows:
             if not out or out[-1]["id"] != match_id:
                 out.append({"id": match_id, "game": game, "outcome": outcome,
-                            "research_use": bool(research), "ended_at": ended_at, "seats": []})
+                            "research_use": bool(research), "ended_at": ended_at,
+                            "seq": int(written), "seats": []})
             out[-1]["seats"].append({"kind": kind, "entity": entity, "player_id": player,
-                                     "score": score, "return": ret})
+                                     "score": score, "return": ret, "team": side})
         return out
+
+    def _after(self, after: int, table: str = "") -> str:
+        """The SQL condition "written after ``after``"."""
+        if not after:
+            return "1 = 1"
+        if not self.incremental:
+            raise ValueError(f"{self.where} keeps no write order: read everything (after=0)")
+        return f"{table}rowid > ?"
 
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self._errors():

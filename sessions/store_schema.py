@@ -9,11 +9,12 @@ floating-point columns (``{float}``: SQLite's REAL is 8 bytes, PostgreSQL's is 4
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version this code writes."""
 READABLE_FROM = 1
 """The oldest version read-only commands can read without migrating it (each step since
-then only added indexes)."""
+then added indexes, or a column read as empty when missing: ``Store.results`` reads no
+teams from a store before 3)."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -28,6 +29,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     ),
     # 2: the History tab lists one player's sessions; without this it scans every seat.
     2: ("CREATE INDEX seats_player ON seats(player_id)",),
+    # 3: team games rate each pair of opposing seats (sessions/ratings/results.py); seats
+    # of earlier stores played for themselves.
+    3: ("ALTER TABLE seats ADD COLUMN team TEXT",),
 }
 
 FLOAT_TYPES = {"sqlite": "REAL", "postgresql": "DOUBLE PRECISION"}

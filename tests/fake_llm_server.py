@@ -113,13 +113,20 @@ class Request:
         return found
 
     def legal_moves(self) -> list[str]:
-        """The legal moves listed in the last prompt that lists them."""
+        """The legal moves listed in the last prompt that lists them (or, for a game whose
+        prompt summarises hundreds of moves, the examples it gives)."""
         moves: list[str] = []
-        for text in self.texts():
-            found = re.search(r"written as shown \(one per line\):\n(.+?)(?:\n\n|$)", text,
-                              re.DOTALL)
+        for text in self.texts():  # a list, or a summary's examples (Sea Battle's 512 orders)
+            found = re.search(r"(?:written as shown \(one per line\)|as in these \w+ examples)"
+                              r":\n(.+?)(?:\n\n|$)", text, re.DOTALL)
             if found:
                 moves = found.group(1).splitlines()
+        if moves:
+            return moves
+        for text in self.texts():  # a move in the seat's own words: its example
+            found = re.search(r"own words, written as .*\(for example: (.+)\)$", text, re.M)
+            if found:
+                moves = [found.group(1)]
         if moves:
             return moves
         enum = (self.schema or {}).get("properties", {}).get("move", {}).get("enum")

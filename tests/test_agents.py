@@ -229,3 +229,14 @@ def test_seat_records_name_the_entity():
         kind="mcts", spec="mcts:50:0s", entity="mcts:50:0s",
         settings={"simulations": 50, "seconds": 0.0, "uct_c": 2.0, "rollouts": 1, "solve": True},
     )
+
+
+def test_ismcts_answers_even_when_its_clock_is_already_spent():
+    """The search always runs the two simulations a move needs (the first only opens the
+    root), however slow the machine; a clock of a microsecond once crashed the agent."""
+    game = registry.get("kuhn_poker").load()
+    state = _kuhn_state((0, 2), [1])
+    agent = ISMCTSAgent(game, seed=1, simulations=1000, seconds=1e-6)
+    decision = agent.act(_view("kuhn_poker", state, 1))
+    assert decision.meta["simulations"] == 2
+    assert decision.proposal.action in state.legal_actions()

@@ -42,9 +42,16 @@ def _answer_consent(page, *, name: str = "Playwright") -> None:
 
 
 def _choose(page, elem_id: str, option: str) -> None:
-    page.locator(f"#{elem_id} input").click()
-    page.get_by_role("option", name=option, exact=True).click()
-    _expect()(page.locator(f"#{elem_id} input")).to_have_value(option)
+    """Pick ``option``; again if an update still in flight (the list of a game just chosen)
+    puts the old value back, as a person would."""
+    field = page.locator(f"#{elem_id} input")
+    for _ in range(3):
+        field.click()
+        page.get_by_role("option", name=option, exact=True).click()
+        page.wait_for_timeout(300)
+        if field.input_value() == option:
+            break
+    _expect()(field).to_have_value(option)
 
 
 def _start(page, game_label: str, opponent: str = "Random", seat: str = "first") -> None:

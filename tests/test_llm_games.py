@@ -112,9 +112,11 @@ def test_llm_against_llm_on_every_game(fake, game):
     fake.responder = random_legal(7)
     models = ["openai/gpt-4o-mini", "compat/qwen2.5:7b+json"]
     defaults = registry.get(game).params()
-    params = {name: value for name, value in (("num_players", 3), ("num_rounds", 2))
+    fewest = max(3, registry.get(game).load().get_type().min_num_players)
+    params = {name: value for name, value in (("num_players", fewest), ("num_rounds", 2),
+                                              ("max_rounds", 2))
               if name in defaults} if "num_players" in defaults else None
-    seats = (params or {}).get("num_players", 2)
+    seats = (params or {}).get("num_players", registry.get(game).load().num_players())
     record = play(game, [models[i % 2] for i in range(seats)], params=params)
     assert record.outcome == "normal", record.end_reason
     assert replay(record).is_terminal()

@@ -114,3 +114,25 @@ def test_rap_plans_with_the_offline_models_log_probabilities():
     assert votes["judged_by"] == {"logprobs": len(votes["candidates"])}
     judged = [c for c in decision.meta["llm"]["calls"] if c["purpose"] == "rap judge"]
     assert judged and all(c.get("top_logprobs") for c in judged)
+
+
+def test_the_offline_model_gives_a_codenames_clue_through_the_adapter():
+    """The spymaster's turn of a Codenames game with SmolLM2: its free-text answer is read
+    by the adapter as a clue (accepted, or refused with the reason and sent back), and the
+    clue that is played carries its words in the record."""
+    from sessions.engine import FailurePolicy, play_turn
+
+    spec = parse_spec("local/smollm2-135m")
+    game = registry.get("codenames")
+    match = Match("codenames", [SeatRecord("random", "random", "random")] * 4, seed=3)
+    seat = match.to_move()[0]
+    with LocalServers() as servers:
+        agent = make_agent(spec, game, match.record.params, seed=1, servers=servers)
+        play_turn(match, seat, agent, policy=FailurePolicy(max_retries=1, on_failure="random"))
+    [clue] = [m for m in match.record.moves if m.seat == seat]
+    assert clue.text and clue.label == f"clue: {clue.text} {clue.label.split()[-1]}"
+    reasons = [a.reason for a in clue.rejected]
+    assert set(reasons) <= {"illegal", "unparseable", "too_long", "empty", "truncated"}, reasons
+    request = clue.rejected[-1].meta["llm"] if clue.fallback else clue.meta["llm"]
+    assert "own words, written as clue:" in request["prompt"]["context"]
+    print(f"SmolLM2 clue: {clue.label!r}; rejected: {[a.raw[:40] for a in clue.rejected]}")

@@ -41,8 +41,18 @@ def test_a_prompt_has_the_four_parts_from_the_seats_view(game):
         return
     assert spec.rules_for_llm.strip() in text  # 2. rules
     assert view.text.strip() in text  # 3. the observation: the seat's view…
-    listed = text.split("written as shown (one per line):\n", 1)[1].split("\n\n")[0]
-    assert listed.splitlines() == [m.label for m in view.legal]  # …and its legal moves
+    plain = [m.label for m in view.legal if not m.says]
+    summary = getattr(renderer(spec.id), "legal_summary", None)
+    if summary is not None:  # hundreds of moves: how to write one, with legal examples
+        assert summary(view.state, view.seat, plain) in text
+        examples = text.split("examples:\n", 1)[1].split("\n\n")[0].splitlines()
+        assert examples and set(examples) <= set(plain)
+        return
+    if plain:
+        listed = text.split("written as shown (one per line):\n", 1)[1].split("\n\n")[0]
+        assert listed.splitlines() == plain  # …and its legal moves
+    if any(m.says for m in view.legal):  # moves in the seat's own words: their form
+        assert f"own words, written as {spec.grammar.free_text.hint}" in text
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -18,7 +18,6 @@ from sessions.web.play import PlaySession
 from sessions.web.players import Person, agent_name, new_player_id
 from sessions.web.replays import BANNER, ended_banner
 from sessions.web.scoreboard import MoveRow
-from tests.conftest import GAME_IDS
 
 HOSTILE = '<img src=/x onerror="alert(1)"><h1>big</h1> ${1+1} C<column>R<row> wQ wS1\\'
 
@@ -78,7 +77,10 @@ def test_the_end_of_a_game_says_the_score_in_words():
     assert "You (X)" in players and "MCTS (50 simulations, 1 s cap)" in players
 
 
-@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if not is_table(g)])
+TWO_SEATS = [g.id for g in all_games() if not is_table(g.id) and g.load().num_players() == 2]
+
+
+@pytest.mark.parametrize("game_id", TWO_SEATS)
 def test_no_raw_ids_or_seat_numbers_on_the_play_tab(game_id):
     """Status, notice, players, bar and move list of every two-seat game, over a few moves."""
     session = PlaySession(game_id, "random", person=person(), seat="first", seed=5)
@@ -146,3 +148,25 @@ def _dark_lines(image) -> int:  # noqa: ANN001 - a PIL image
 def test_every_game_is_on_the_menu_with_a_rules_panel():
     for spec in all_games():
         assert play_html.rules(spec).startswith("<div class='arena-rules'><p>")
+
+
+def test_leaderboard_rows_in_peoples_words_with_too_few_games_and_a_minimum():
+    from sessions.ratings.report import Rating, RatingTable
+    from sessions.web.standings import PENDING, TOO_FEW, name_cell, standings
+
+    def row(entity, rating, low, high, matches):
+        return Rating(entity, rating, low, high, 0, matches, 0.5, rating)
+
+    table = RatingTable(None, 30, 0, [
+        row("mcts:1000:2s", 1.0, 0.5, 1.5, 20), row("random", -1.0, -1.0, -1.0, 12),
+        row("human", 0.2, -0.1, 0.6, 3), row("openai/gpt-4o-mini+prompt", 0.0,
+                                             float("nan"), float("nan"), 15)],
+        np.zeros((0, 4)))
+    shown = {s.rating.entity: s for s in standings(table, 10)}
+    assert shown["mcts:1000:2s"].name == "MCTS (1000 simulations)"
+    assert shown["mcts:1000:2s"].rank == 1 and shown["random"].interval == TOO_FEW
+    assert shown["human"].rank is None and shown["human"].name == "People"  # 3 < 10
+    assert shown["openai/gpt-4o-mini+prompt"].interval == PENDING
+    assert [s.rating.entity for s in standings(table, 10)][-1] == "human"  # unranked last
+    cell = name_cell("<b>x</b>", 'a"b')
+    assert cell == '<span title="a&quot;b">&lt;b&gt;x&lt;/b&gt;</span>'

@@ -121,10 +121,13 @@ def test_every_game_plays_to_the_end_through_the_page_paths(game_id, store, pers
             # Hive lists a move once per neighbouring tile; clicks make the first of
             # them (the others' paths end in a label no click produces)
             spots = set(_centres(session))
-            legal = [m for m in legal if set(m.path) <= spots]
+            legal = [m for m in legal if set(m.path) <= spots or m.says]
         move = legal[int(rng.integers(len(legal)))]
         table = screen.table
-        if table is not None and table.plan:
+        if move.says:  # words (a clue, a question) go through the talk box
+            assert screen.talk is not None and move.label not in screen.buttons
+            assert session.play_text(move.label) == f"You played {move.label}."
+        elif table is not None and table.plan:
             shares = [0] * len(table.plan)
             assert session.play_plan(shares).startswith("You proposed: ")
         elif hasattr(module, "centres") or get(game_id).board == "grid":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import choix
 import numpy as np
@@ -371,3 +372,30 @@ def test_gamebench_pooled_resampling_under_covers_when_games_are_unbalanced():
     pooled = coverage([600, 60], "pooled", reps=25, seed=13)
     assert by_game >= 0.8
     assert pooled <= by_game - 0.1
+
+
+# --- the fit stays numerically safe ---------------------------------------------------------
+
+@pytest.mark.parametrize("alpha", [0.01, 0.001])
+def test_the_line_search_never_overflows_on_ordinary_data(alpha):
+    # Unbalanced small games (some agent unbeaten in a resample) send Newton's first steps
+    # far; the line search used to evaluate e^θ there and print "overflow in exp".
+    rng = np.random.default_rng(7)
+    rows = synthetic(rng, rng.normal(0, 1.5, 7), [60, 25, 12, 40, 8, 30, 20, 55, 27])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any RuntimeWarning fails the test
+        for resampling in ("game", "pooled"):
+            report = rate(rows, Settings(bootstrap=300, alpha=alpha, resampling=resampling))
+            assert all(np.isfinite([r.rating, r.low, r.high, r.fit]).all()
+                       for t in [report.overall, *report.games.values()] for r in t.rows)
+
+
+def test_huge_steps_are_shortened_and_still_reach_choix_fixed_point():
+    # One agent unbeaten in 30 matches with a tiny prior: the optimum lies far out.
+    rows = results(*[("g", "A", "B", 1, 0)] * 30, *[("g", "B", "C", 1, 0)] * 30,
+                   ("g", "A", "C", 0.5, 0.5))
+    cells = cells_of(rows, ["A", "B", "C"], "half")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = bt.fit(cells, cells.expected(), alpha=1e-4)[0]
+    assert np.allclose(ours, bt.fit_choix(cells, alpha=1e-4), atol=1e-6)

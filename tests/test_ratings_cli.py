@@ -173,3 +173,46 @@ def test_the_module_entry_point_runs(store_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "mcts:25:0s" in done.stdout and "kuhn_poker" not in done.stdout
+
+
+def test_a_gamebench_files_game_tables_rate_only_the_agents_of_each_game(tmp_path, capsys):
+    # The overall table follows GameBench (all agents, ties dropped, alpha 0.001, pooled);
+    # a game's table holds only the agents that played it, centred over them (GameBench's
+    # per-game table fitted all seven agents, so absent ones sat at the prior's centre).
+    path = tmp_path / "matches.json"
+    path.write_text(json.dumps(
+        [{"game": "hive", "gpt-4": 1, "random": 0}] * 3
+        + [{"game": "hive", "gpt-4": 0, "random": 1}]
+        + [{"game": "pit", "human": 1, "gpt-3": 0}, {"game": "pit", "human": 0, "gpt-3": 1}]))
+    data = json.loads(run(capsys, "ratings", "--gamebench", str(path), "--bootstrap", "100",
+                          "--json")[1])
+    assert {r["entity"] for r in data["overall"]["ratings"]} == {"gpt-4", "random", "human",
+                                                                 "gpt-3"}
+    hive = data["games"]["hive"]["ratings"]
+    assert {r["entity"] for r in hive} == {"gpt-4", "random"}
+    assert sum(r["fit"] for r in hive) == pytest.approx(0.0, abs=1e-9)
+
+
+CLI_NEEDS_NOT = ("gradio", "matplotlib", "choix", "scipy.stats", "pyspiel", "agents")
+
+
+def test_rating_a_gamebench_file_loads_no_ui_no_game_engine_and_no_choix(tmp_path):
+    # What the command imports is what people wait for before anything is rated.
+    path = tmp_path / "matches.json"
+    path.write_text(json.dumps([{"game": "hive", "gpt-4": 1, "random": 0},
+                                {"game": "pit", "human": 0.7, "gpt-4": 0.3}]))
+    script = ("import sys; from sessions.cli import main; "
+              f"main(['ratings', '--gamebench', {str(path)!r}, '--bootstrap', '50']); "
+              f"print(sorted(m for m in {CLI_NEEDS_NOT!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Bradley–Terry ratings: 2 matches in 2 games" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_cli_default_alpha_is_the_fits():
+    from sessions import cli
+    from sessions.ratings import bradley_terry
+
+    assert cli.DEFAULT_ALPHA == bradley_terry.DEFAULT_ALPHA

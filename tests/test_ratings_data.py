@@ -283,3 +283,32 @@ def test_nra_from_a_real_match_record():
     assert record.scores == [1.0, 0.0]
     table, _ = nra_table([result_of(record)])
     assert {(r.entity, r.nra) for r in table} == {("random", 1.0), ("mcts:1000:2s", -1.0)}
+
+
+# --- GAMA-Bench's table ---------------------------------------------------------------------
+
+def gama_record(game: str, scores: dict[str, float]) -> MatchRecord:
+    """A finished GAMA-Bench session whose entities scored ``scores`` (0-100)."""
+    rec = record(game, tuple(seat(e) for e in scores), scores=[1.0] * len(scores),
+                 returns=[0.0] * len(scores))
+    rec.metrics["gama"] = {"complete": True, "comparable": True,
+                           "entities": {e: {"score": s} for e, s in scores.items()},
+                           "seats": [{"score": s} for s in scores.values()]}
+    return rec
+
+
+def test_gama_cells_show_the_sample_sd_and_none_for_a_single_session():
+    from sessions.ratings.gama_table import gama_table
+
+    rows = gama_table([gama_record("guess_2_3", {"random": 40.0, "equilibrium": 90.0}),
+                       gama_record("guess_2_3", {"random": 60.0, "equilibrium": 90.0}),
+                       gama_record("el_farol", {"random": 70.0})])
+    cells = {row.entity: row.cells for row in rows}
+    guess = cells["random"]["guess_2_3"]
+    # GAMA-Bench reports the sample SD: √(((40−50)² + (60−50)²) / (2 − 1)) = 14.1, where
+    # the population SD would say 10.0.
+    assert (guess.mean, guess.std) == (50.0, pytest.approx(math.sqrt(200)))
+    assert guess.text() == "50.0 ± 14.1 (2)"
+    assert cells["equilibrium"]["guess_2_3"].text() == "90.0 ± 0.0 (2)"
+    one = cells["random"]["el_farol"]
+    assert one.std is None and one.text() == "70.0 ± — (1)"  # one session has no spread

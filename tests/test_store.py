@@ -205,9 +205,11 @@ def test_a_version_1_store_is_migrated_on_open_and_keeps_its_sessions(store_loca
     _make_v1_store(store_location, record)
     with Store(store_location, readonly=True) as store:  # reading does not migrate
         assert store.schema_version() == 1 and store.get(record.id) == record
+        assert store.results()[0]["seats"][0]["team"] is None  # no team column yet
     with Store(store_location) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 2
+        assert store.schema_version() == SCHEMA_VERSION == 3
         assert store.get(record.id) == record
+        assert [s["team"] for s in store.results()[0]["seats"]] == [None, None]  # 3: teams
         assert store.summaries(player_id=None)[0]["id"] == record.id
     db = _raw(store_location)
     if "://" in store_location:

@@ -87,7 +87,8 @@ class Ask:
                 turns.extend(prompts.ask_again(said, feedback, what))
         schema = None
         if answer and self.structured:
-            schema = prompts.answer_schema(self.where.labels, thinking=thinking)
+            schema = prompts.answer_schema(self.where.labels, thinking=thinking,
+                                           free=self.where.free_form is not None)
         return ChatRequest(
             system=self.where.system, turns=tuple(turns), image=self.image, schema=schema,
             max_tokens=self.max_tokens,

@@ -3,7 +3,8 @@
 GTBench's four parts, in order: a system prompt; the game's rules
 (``GameSpec.rules_for_llm``); the observation — the seat's text view (``SeatView.text``, the
 same view a screen reader gets, so hidden cards never reach it) and the legal moves with
-their labels; and the mode's instruction. Golden snapshots of every prompt live in
+their labels (or, for games with hundreds of them, the renderer's ``legal_summary``); and the
+mode's instruction. Golden snapshots of every prompt live in
 ``tests/golden/prompts`` (regenerate with ``python scripts/golden_prompts.py``).
 """
 
@@ -88,6 +89,9 @@ class Position:
     context: str
     labels: tuple[str, ...]
     own_format: bool = False
+    free_form: str | None = None
+    """Games played by talking: the form of the moves in the seat's own words (a clue, a
+    question), when some legal move takes words; the answer is then free text."""
 
 
 _OWN_FORMAT = {
@@ -110,13 +114,30 @@ def position(view: SeatView, *, image: bool) -> Position:
     if own is not None:
         context = f"# {spec.title}\n\n{own(view.state, view.seat).strip()}{seen}"
         return Position(SYSTEM_OWN.format(title=spec.title), context, labels, own_format=True)
+    worded = [move for move in view.legal if move.says]
+    form = spec.grammar.free_text
+    listed = [move.label for move in view.legal if not move.says]
+    summary = getattr(renderer(spec.id), "legal_summary", None)
+    moves = ""
+    if summary is not None and listed:  # too many to list (Sea Battle's 512 orders)
+        moves = summary(view.state, view.seat, listed)
+    elif listed:
+        moves = ("You may play exactly one of these moves, written as shown (one per line):\n"
+                 + "\n".join(listed))
+    if worded and form is not None:  # the canned words are only an example
+        moves += ("\n\nOr " if listed else "") + (
+            f"{'a' if listed else 'A'} move in your own words, written as {form.hint} (for "
+            f"example: {worded[0].label})")
     context = (
         f"# {spec.title}\n\n## Rules\n{spec.rules_for_llm.strip()}\n\n"
-        f"## Your view of the game\n{view.text.strip()}{seen}\n\n"
-        f"## Legal moves\nYou may play exactly one of these moves, written as shown (one per "
-        f"line):\n" + "\n".join(labels)
+        f"## Your view of the game\n{view.text.strip()}{seen}\n\n## Legal moves\n{moves}"
     )
-    return Position(SYSTEM.format(title=spec.title), context, labels)
+    system = SYSTEM.format(title=spec.title)
+    if view.state.num_players() > 2:  # a table (the talking games): teammates and rivals
+        system = system.replace("against an opponent",
+                                f"with {view.state.num_players() - 1} other players")
+    return Position(system, context, labels,
+                    free_form=form.hint if worded and form is not None else None)
 
 
 def instruction(reasoning: str, structured: bool, where: Position | None = None) -> str:
@@ -163,11 +184,21 @@ def read_vote(text: str, count: int) -> int | None:
     return choice - 1 if 1 <= choice <= count else None
 
 
-def answer_schema(labels: tuple[str, ...], *, thinking: bool) -> dict[str, Any]:
-    """A JSON schema whose ``move`` must be one of the legal labels (``thinking`` first)."""
+MAX_ENUM = 200
+"""More legal labels than this (Sea Battle's 512 orders) are not listed in the schema: the
+providers cap the size of an enum; ``move`` is then any string, read by the adapter."""
+
+
+def answer_schema(labels: tuple[str, ...], *, thinking: bool,
+                  free: bool = False) -> dict[str, Any]:
+    """A JSON schema whose ``move`` must be one of the legal labels (``thinking`` first); any
+    text when ``free`` (a move in the seat's own words, checked by the adapter) or when there
+    are more than :data:`MAX_ENUM` labels."""
     properties: dict[str, Any] = {}
     if thinking:
         properties["thinking"] = {"type": "string"}
-    properties["move"] = {"type": "string", "enum": list(labels)}
+    listed = not free and len(labels) <= MAX_ENUM
+    properties["move"] = {"type": "string", "enum": list(labels)} if listed \
+        else {"type": "string"}
     return {"type": "object", "properties": properties, "required": list(properties),
             "additionalProperties": False}

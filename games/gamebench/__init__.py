@@ -7,7 +7,8 @@ Importing this package registers every game in ``GAMES`` (in this order). A modu
 
 import importlib
 
-GAMES = ("hive", "santorini", "air_land_sea")
+GAMES = ("hive", "santorini", "air_land_sea", "sea_battle", "arctic_scavengers", "pit",
+         "codenames", "are_you_the_traitor", "two_rooms_and_a_boom")
 """Module names, in the order the games are listed."""
 
 for _name in GAMES:

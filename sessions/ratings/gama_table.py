@@ -4,15 +4,18 @@ Each finished session of a GAMA game stores its 0-100 scores (``record.metrics["
 entity (agent configuration) and per seat. A cell is the mean over sessions of an entity's
 score in that game, with its standard deviation and session count, as in the paper's Table 1;
 ``overall`` is the mean of the eight game means, given only when all eight were played.
+The spread is the sample standard deviation (n − 1 in the denominator), as GAMA-Bench
+reports it; one session has none, and its cell shows "± —".
 Sessions that GAMA does not score (El Farol with explicit information, the second-price
 auction) and unfinished ones are left out; so are records without GAMA scores.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from statistics import fmean, pstdev
+from statistics import fmean
 from typing import Any
 
 from sessions.record import MatchRecord
@@ -30,11 +33,21 @@ TITLES = {
 @dataclass(frozen=True)
 class Cell:
     mean: float
-    std: float
+    std: float | None  # the sample standard deviation; None for a single session
     sessions: int
 
+    @staticmethod
+    def of(values: list[float]) -> Cell:
+        mean = fmean(values)
+        if len(values) < 2:
+            return Cell(mean, None, len(values))
+        # statistics.stdev's value, without its exact fractions (5 ms per thousand sessions)
+        spread = math.sqrt(math.fsum([(x - mean) ** 2 for x in values]) / (len(values) - 1))
+        return Cell(mean, spread, len(values))
+
     def text(self) -> str:
-        return f"{self.mean:.1f} ± {self.std:.1f} ({self.sessions})"
+        spread = "—" if self.std is None else f"{self.std:.1f}"
+        return f"{self.mean:.1f} ± {spread} ({self.sessions})"
 
 
 @dataclass
@@ -61,14 +74,45 @@ def gama_table(records: Iterable[MatchRecord], *, by_player: bool = False) -> li
     ``by_player`` gives each person (``human:<player id>``) a row from their own seat's
     score, instead of pooling all people as ``human``.
     """
-    scores: dict[str, dict[str, list[float]]] = {}
+    tally = GamaTally(by_player=by_player)
     for record in records:
-        for entity, score in _session_scores(record, by_player=by_player):
-            scores.setdefault(entity, {}).setdefault(record.game, []).append(score)
-    rows = [GamaRow(entity, {game: Cell(fmean(values), pstdev(values), len(values))
-                             for game, values in games.items()})
-            for entity, games in scores.items()]
-    return sorted(rows, key=_rank)
+        tally.add(record)
+    return tally.rows()
+
+
+class GamaTally:
+    """GAMA-Bench's table, one session at a time: a live leaderboard adds the sessions
+    stored since it last looked, and only the cells they touch are worked out again."""
+
+    def __init__(self, *, by_player: bool = False) -> None:
+        self.by_player = by_player
+        self.seen: set[str] = set()
+        self.scores: dict[str, dict[str, list[float]]] = {}
+        self._cells: dict[tuple[str, str], Cell] = {}
+
+    def add(self, record: MatchRecord) -> None:
+        """Count ``record`` (once, however often it is added)."""
+        if record.id in self.seen:
+            return
+        self.seen.add(record.id)
+        for entity, score in _session_scores(record, by_player=self.by_player):
+            self.scores.setdefault(entity, {}).setdefault(record.game, []).append(score)
+            self._cells.pop((entity, record.game), None)
+
+    def rows(self, game: str | None = None) -> list[GamaRow]:
+        """The table (of one game's cells only, with ``game``), best first."""
+        rows = []
+        for entity, games in self.scores.items():
+            cells = {}
+            for name, values in games.items():
+                if game is None or name == game:
+                    cell = self._cells.get((entity, name))
+                    if cell is None:
+                        cell = self._cells[(entity, name)] = Cell.of(values)
+                    cells[name] = cell
+            if cells:
+                rows.append(GamaRow(entity, cells))
+        return sorted(rows, key=_rank)
 
 
 def _rank(row: GamaRow) -> tuple[float, int, float]:

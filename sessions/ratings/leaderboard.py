@@ -9,53 +9,38 @@ as :class:`Table` (``table.value`` goes straight into ``gr.Dataframe``), the fig
 ``gr.Plot`` renders them) and a CSV download.
 
 Caching: every call asks the store for its revision (one small SQL query), so a session
-stored by any process shows up on the next refresh; the ratings are recomputed only when
-the revision or the filters change.
+stored by any process shows up on the next refresh; only the sessions stored since are
+read, and only the games they belong to are rated again. A live leaderboard (the app's)
+shows new sessions at once and redoes the bootstrap in the background within a CPU
+budget (:mod:`sessions.ratings.live`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 import threading
+import time
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sessions.ratings import gama_table
+from sessions.ratings.live import Budget, PointRatings, Snapshot, StoreReader
 from sessions.ratings.nra import PairNRA, nra_table
-from sessions.ratings.report import RatingReport, RatingTable, Settings, rate
-from sessions.ratings.results import ResultSet, by_player, results_from_store, select
+from sessions.ratings.report import RateCache, RatingReport, RatingTable, Settings, rate
+from sessions.ratings.results import ResultSet, by_player, parse_when, select
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from sessions.record import MatchRecord
     from sessions.store import Store
-
-
-def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
-    """A time as seconds since the epoch from ``YYYY-MM-DD`` (UTC; ``end`` means the end of
-    that day), an ISO date-time, or a number; None or "" for no bound."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    text = value.strip()
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"cannot read the date {value!r}; write YYYY-MM-DD or "
-                         "YYYY-MM-DDTHH:MM (UTC unless an offset is given)") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    if end and len(text) == 10:
-        moment += timedelta(days=1)
-    return moment.timestamp()
 
 
 @dataclass(frozen=True)
@@ -109,8 +94,9 @@ class Table:
         return path
 
 
-def _r(x: float, digits: int = 2) -> float:
-    return round(float(x), digits)
+def _r(x: float, digits: int = 2) -> float | str:
+    """Rounded for the page; "" for an interval not computed yet (NaN)."""
+    return "" if math.isnan(x) else round(float(x), digits)
 
 
 def overall_table(report: RatingReport) -> Table:
@@ -158,8 +144,8 @@ def forest_plot(table: RatingTable, *, level: float = 0.90, title: str | None = 
     ax = fig.add_subplot()
     y = np.arange(n)[::-1]
     rating = np.array([r.rating for r in table.rows])
-    low = np.array([r.low for r in table.rows])
-    high = np.array([r.high for r in table.rows])
+    low = np.array([r.rating if math.isnan(r.low) else r.low for r in table.rows])
+    high = np.array([r.rating if math.isnan(r.high) else r.high for r in table.rows])
     # the rating is the bootstrap mean, which a skewed bootstrap (or rounding, when every
     # resample agrees) can put a hair outside its own percentile interval
     below, above = np.clip(rating - low, 0.0, None), np.clip(high - rating, 0.0, None)
@@ -203,12 +189,21 @@ def win_probability_plot(table: RatingTable, *, title: str | None = None) -> Fig
     return fig
 
 
-def gama_scores(records: list[MatchRecord], filters: Filters) -> Table:
+def gama_scores(records: list[MatchRecord], filters: Filters,
+                tally: gama_table.GamaTally | None = None) -> Table:
     """GAMA-Bench's table (mean ± std (sessions) of the 0-100 score per game, and overall)
-    over the sessions the filters and their players' consent let in."""
-    chosen = [r for r in records if r.research_use and _passes(r, filters)]
-    headers, rows = gama_table.table_rows(gama_table.gama_table(chosen))
-    return Table(headers, rows)
+    over the sessions the filters and their players' consent let in. ``tally`` (for
+    filters of at most a game) holds the sessions counted before: only new ones are added."""
+    if tally is not None and not (filters.humans_only or filters.since is not None
+                                  or filters.until is not None):
+        for record in records:
+            if record.research_use and record.id not in tally.seen:
+                tally.add(record)
+        rows = tally.rows(filters.game)
+    else:
+        rows = gama_table.gama_table(r for r in records if r.research_use and _passes(r, filters))
+    headers, body = gama_table.table_rows(rows)
+    return Table(headers, body)
 
 
 def _passes(record: MatchRecord, filters: Filters) -> bool:
@@ -230,6 +225,14 @@ class LeaderboardView:
     nra_skipped: Counter[str] = field(default_factory=Counter)
     gama: Table = field(default_factory=lambda: Table([], []))
     """GAMA-Bench's 0-100 scores (see :func:`gama_scores`)."""
+    pending: int = 0
+    """Matches the ratings count whose intervals are not computed yet (a live leaderboard
+    shows new sessions at once and refreshes the intervals in the background)."""
+
+    @property
+    def version(self) -> tuple[tuple[int, int, int], int]:
+        """Differs whenever what the view shows may differ: for the tab's poll."""
+        return self.revision, self.pending
 
     @property
     def overall(self) -> Table:
@@ -269,6 +272,9 @@ class LeaderboardView:
                  f"{games} game{'s' if games != 1 else ''}",
                  f"{s.bootstrap} bootstraps", f"{s.level:.0%} intervals",
                  "ties count half" if s.ties == "half" else "ties dropped"]
+        if self.pending:
+            parts.append(f"intervals refreshing for the newest {self.pending} "
+                         f"match{'es' if self.pending != 1 else ''}")
         dropped = sum(self.report.dropped.values())
         if dropped:
             parts.append(f"not rated: {dropped} (" + ", ".join(
@@ -284,58 +290,196 @@ class LeaderboardView:
 
 
 class Leaderboard:
-    """A store's ratings, recomputed only when a session is stored or the filters change."""
+    """A store's ratings, recomputed only when a session is stored or the filters change.
+
+    Every call reads only the sessions stored since the last one (:class:`StoreReader`);
+    a game's table is refitted only when its matches changed (:class:`RateCache`). With
+    ``live`` (the app), :meth:`view` never waits for the bootstrap: it returns the last
+    full view, moved to count the newest sessions (point ratings, matches, win rates;
+    :class:`PointRatings`), and recomputes the intervals in a background thread that
+    spends at most ``cpu_share`` of one core on average (:class:`Budget`). Without it
+    (tests, scripts), :meth:`view` computes everything before returning.
+    """
 
     def __init__(self, store: Store, *, settings: Settings = Settings(),
-                 player_min_matches: int | None = None, cache_size: int = 16) -> None:
+                 player_min_matches: int | None = None, cache_size: int = 16,
+                 live: bool = False, cpu_share: float = 0.04) -> None:
         self.store = store
         self.settings = settings
         self.player_min_matches = player_min_matches
+        self.live = live
+        self.reader = StoreReader(store)
+        self.budget = Budget(cpu_share)
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        self._results: tuple[tuple[int, int, int], ResultSet] | None = None
-        self._gama: tuple[tuple[int, int, int], list[MatchRecord]] | None = None
-        self._views: OrderedDict[tuple[Any, ...], LeaderboardView] = OrderedDict()
+        self._views: OrderedDict[Filters, LeaderboardView] = OrderedDict()  # the last full
+        self._quick: dict[Filters, LeaderboardView] = {}
+        self._caches: OrderedDict[Filters, RateCache] = OrderedDict()
+        self._points = PointRatings(settings)
+        self._moving = threading.Lock()
+        self._gama: dict[Filters, tuple[int, Table]] = {}
+        self._gama_tally = gama_table.GamaTally()  # every shared GAMA-Bench session so far
+        self._tally_reloads = 0
+        self._tallying = threading.Lock()
+        self._wanted: list[Filters] = []
+        self._wake = threading.Condition(self._lock)
+        self._worker: threading.Thread | None = None
+        self._closed = False
+        self.refreshes = 0  # full views computed (bootstrap included)
 
     def results(self) -> tuple[tuple[int, int, int], ResultSet]:
         """(store revision, rateable results), read again only when the revision moved."""
-        revision = self.store.revision()
-        with self._lock:
-            if self._results is None or self._results[0] != revision:
-                found = results_from_store(self.store)
-                if self.player_min_matches:
-                    found.results = by_player(found.results, self.player_min_matches)
-                self._results = (revision, found)
-            return self._results
+        revision = self.reader.refresh()
+        snapshot = self.reader.snapshot()
+        found = ResultSet(snapshot.results, snapshot.dropped)
+        if self.player_min_matches:
+            found.results = by_player(found.results, self.player_min_matches)
+        return revision, found
 
     def gama_records(self) -> list[MatchRecord]:
-        """The stored sessions of GAMA-Bench's games, read again only when the store moved."""
-        revision = self.store.revision()
-        with self._lock:
-            if self._gama is None or self._gama[0] != revision:
-                found = [r for game in gama_table.GAMES for r in self.store.records(game=game)]
-                self._gama = (revision, found)
-            return self._gama[1]
+        """The stored sessions of GAMA-Bench's games (without their moves)."""
+        self.reader.refresh()
+        return self.reader.snapshot().gama
 
     def games(self) -> list[str]:
         """Games with at least one rated match, for the game filter."""
-        return sorted({r.game for r in self.results()[1].results})
+        self.reader.refresh()
+        return sorted(self.reader.snapshot().by_game)
 
     def view(self, filters: Filters = Filters()) -> LeaderboardView:
-        revision, found = self.results()
-        key = (revision, filters)
+        started = time.thread_time()
+        revision = self.reader.refresh()
         with self._lock:
-            if key in self._views:
-                self._views.move_to_end(key)
-                return self._views[key]
-        chosen = select(found.results, game=filters.game, humans_only=filters.humans_only,
-                        since=filters.since, until=filters.until)
-        rows, skipped = nra_table(chosen)
-        view = LeaderboardView(filters, revision, rate(chosen, self.settings,
-                                                       dropped=found.dropped), rows, skipped,
-                               gama_scores(self.gama_records(), filters))
+            held = self._views.get(filters)
+            if held is not None and held.revision == revision:
+                self._views.move_to_end(filters)
+                return held
+            quick = self._quick.get(filters)
+            if self.live and quick is not None and quick.revision == revision:
+                return quick
+        if not self.live or held is None:
+            return self._full(filters)
+        with self._moving:
+            view = self._moved(filters, held, revision)
+        self.budget.spend(time.thread_time() - started)  # reading the new sessions included
         with self._lock:
-            self._views[key] = view
+            self._quick.pop(filters, None)
+            self._quick[filters] = view
+            while len(self._quick) > self._cache_size:
+                self._quick.pop(next(iter(self._quick)))
+            if filters not in self._wanted:
+                self._wanted.append(filters)
+            self._start_worker()
+            self._wake.notify()
+        return view
+
+    def _moved(self, filters: Filters, base: LeaderboardView,
+               revision: tuple[int, int, int]) -> LeaderboardView:
+        """The last full view with the newest sessions counted (point ratings), or as it
+        was when the filters need the whole bootstrap (people only, dates, by player)."""
+        if filters.humans_only or filters.since is not None or filters.until is not None \
+                or self.player_min_matches:
+            return base
+        snapshot = self.reader.snapshot(results=False)
+        self._points.update(self.reader)
+        games = [g for g in snapshot.by_game if filters.game in (None, g)]
+        if not games or any(g not in self._points.sums for g in games):
+            return base
+        counts = {game: table.matches for game, table in base.report.games.items()}
+        report, pending = self._points.report(base.report, counts, games, snapshot.dropped)
+        return replace(base, revision=snapshot.revision, report=report,
+                       nra=snapshot.nra.rows(filters.game),
+                       nra_skipped=snapshot.nra.skipped(filters.game),
+                       gama=self._gama_table(snapshot, filters), pending=pending)
+
+    def _full(self, filters: Filters, *, paced: bool = False) -> LeaderboardView:
+        """Everything for the filters, bootstrap included (games that did not change since
+        the last time reuse their tables). ``paced`` work (the background refresh) is paid
+        from the CPU budget; a view someone waits for is computed at once."""
+        started = time.thread_time()
+        snapshot = self.reader.snapshot()
+        results = snapshot.results
+        if self.player_min_matches:
+            results = by_player(results, self.player_min_matches)
+        simple = not (filters.humans_only or filters.since is not None
+                      or filters.until is not None)
+        chosen = (snapshot.by_game.get(filters.game, []) if filters.game else results) \
+            if simple and not self.player_min_matches else \
+            select(results, game=filters.game, humans_only=filters.humans_only,
+                   since=filters.since, until=filters.until)
+        if simple and not self.player_min_matches:
+            rows, skipped = snapshot.nra.rows(filters.game), snapshot.nra.skipped(filters.game)
+        else:
+            rows, skipped = nra_table(chosen)
+        with self._lock:
+            cache = self._caches.pop(filters, None) or RateCache()
+        report = rate(chosen, self.settings, dropped=snapshot.dropped, cache=cache)
+        view = LeaderboardView(filters, snapshot.revision, report, rows, skipped,
+                               self._gama_table(snapshot, filters))
+        with self._lock:
+            self._caches[filters] = cache
+            while len(self._caches) > _RATE_CACHES:
+                self._caches.popitem(last=False)
+            self._views[filters] = view
+            self._views.move_to_end(filters)
             while len(self._views) > self._cache_size:
                 self._views.popitem(last=False)
+        if paced:
+            self.budget.spend(time.thread_time() - started)
+        elif self.live and self.refreshes == 0:  # start-up: sum the games for point ratings
+            with self._moving:
+                self._points.update(self.reader)
+        self.refreshes += 1
         return view
+
+    def _gama_table(self, snapshot: Snapshot, filters: Filters) -> Table:
+        with self._tallying:
+            if snapshot.reloads != self._tally_reloads:  # sessions may have been replaced
+                self._gama_tally, self._tally_reloads = gama_table.GamaTally(), snapshot.reloads
+            held = self._gama.get(filters)
+            if held is None or held[0] != snapshot.gama_version:
+                held = (snapshot.gama_version,
+                        gama_scores(snapshot.gama, filters, self._gama_tally))
+                self._gama[filters] = held
+            return held[1]
+
+    # --- the background refresh (live only) -------------------------------------------------
+
+    def _start_worker(self) -> None:
+        if self._worker is None or not self._worker.is_alive():
+            self._worker = threading.Thread(target=self._work, name="leaderboard",
+                                            daemon=True)
+            self._worker.start()
+
+    def _work(self) -> None:
+        cost = 0.0
+        while True:
+            with self._lock:
+                while not self._wanted and not self._closed:
+                    self._wake.wait()
+                if self._closed:
+                    return
+            delay = self.budget.wait(cost)
+            if delay:
+                with self._lock:
+                    self._wake.wait(timeout=min(delay, 60.0))
+                continue
+            with self._lock:
+                filters = self._wanted.pop(0)
+            started = time.thread_time()
+            self.reader.refresh()
+            self._full(filters, paced=True)
+            cost = time.thread_time() - started
+
+    def close(self) -> None:
+        """Stop the background refresh (the app never does; tests and benchmarks do)."""
+        with self._lock:
+            self._closed = True
+            self._wake.notify_all()
+        if self._worker is not None:
+            self._worker.join()
+
+
+_RATE_CACHES = 2
+"""Filters whose per-game resamples are kept between refreshes (each holds B × n² numbers
+per game: tens of megabytes on a busy arena)."""

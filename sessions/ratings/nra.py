@@ -60,12 +60,90 @@ def pair_scores(result: MatchResult, me: str, opponent: str, objective: Objectiv
     if objective == "earn":
         if result.returns is None:
             return None
-        return (float(np.mean([result.returns[i] for i in mine])),
-                float(np.mean([result.returns[j] for j in theirs])))
+        return (sum(result.returns[i] for i in mine) / len(mine),
+                sum(result.returns[j] for j in theirs) / len(theirs))
     s = result.scores
-    beat = float(np.mean([1.0 if s[i] > s[j] else 0.5 if s[i] == s[j] else 0.0
-                          for i in mine for j in theirs]))
+    beat = sum(1.0 if s[i] > s[j] else 0.5 if s[i] == s[j] else 0.0
+               for i in mine for j in theirs) / (len(mine) * len(theirs))
     return beat, 1.0 - beat
+
+
+class NRASums:
+    """The sums NRA is made of, per game and pair, added one match at a time (so a live
+    leaderboard adds only the sessions stored since it last looked)."""
+
+    def __init__(self, objective: Callable[[str], Objective] = objective_of) -> None:
+        self.objective = objective
+        self.skipped_in: dict[str, Counter[str]] = {}  # per game: matches left out, by reason
+        self.kinds: dict[str, Objective] = {}
+        self._games: dict[str, dict[tuple[str, str], list[float]]] = {}
+        self._rows: dict[str, list[PairNRA]] = {}  # per game, until the game changes
+
+    def copy(self) -> NRASums:
+        """A copy that later :meth:`add` calls do not change (rows already built are
+        shared: they are never changed, only replaced)."""
+        for game in self._games:  # build missing rows here, so that later copies share them
+            if game not in self._rows:
+                self._rows[game] = self._game_rows(game)
+        other = NRASums(self.objective)
+        other._games = {game: {pair: list(acc) for pair, acc in sums.items()}
+                        for game, sums in self._games.items()}
+        other.skipped_in = {game: Counter(c) for game, c in self.skipped_in.items()}
+        other.kinds = dict(self.kinds)
+        other._rows = dict(self._rows)
+        return other
+
+    @property
+    def sums(self) -> dict[tuple[str, str, str], list[float]]:
+        """Per (game, entity, opponent): matches, Σf(me), Σf(opp), Σ|f(me)|, Σ|f(opp)|."""
+        return {(game, me, opp): acc for game, sums in self._games.items()
+                for (me, opp), acc in sums.items()}
+
+    def add(self, result: MatchResult) -> None:
+        self._rows.pop(result.game, None)
+        kind = self.kinds.get(result.game)
+        if kind is None:
+            kind = self.kinds[result.game] = self.objective(result.game)
+        for me, opp in combinations(sorted(set(result.entities)), 2):
+            scores = pair_scores(result, me, opp, kind)
+            if scores is None:
+                self.skipped_in.setdefault(result.game, Counter())[
+                    "no rewards recorded (forfeit) in an earn-rewards game"] += 1
+                break
+            acc = self._games.setdefault(result.game, {}).setdefault((me, opp),
+                                                                      [0, 0.0, 0.0, 0.0, 0.0])
+            acc[0] += 1
+            acc[1] += scores[0]
+            acc[2] += scores[1]
+            acc[3] += abs(scores[0])
+            acc[4] += abs(scores[1])
+
+    def skipped(self, game: str | None = None) -> Counter[str]:
+        """Matches left out (of one game, or all), by reason."""
+        out: Counter[str] = Counter()
+        for name, counts in self.skipped_in.items():
+            if game is None or name == game:
+                out += counts
+        return out
+
+    def rows(self, game: str | None = None) -> list[PairNRA]:
+        """Both directions of every pair (of one game, or all), sorted by game, entity and
+        opponent."""
+        games = sorted(self._games) if game is None else [game] if game in self._games else []
+        out: list[PairNRA] = []
+        for name in games:
+            if name not in self._rows:
+                self._rows[name] = self._game_rows(name)
+            out += self._rows[name]
+        return out
+
+    def _game_rows(self, game: str) -> list[PairNRA]:
+        rows = []
+        for (me, opp), (n, f_me, f_opp, abs_me, abs_opp) in sorted(self._games[game].items()):
+            value = 0.0 if abs_me + abs_opp == 0 else (f_me - f_opp) / (abs_me + abs_opp)
+            rows.append(PairNRA(game, me, opp, int(n), value, self.kinds[game]))
+            rows.append(PairNRA(game, opp, me, int(n), -value, self.kinds[game]))
+        return rows
 
 
 def nra_table(results: Iterable[MatchResult],
@@ -73,28 +151,10 @@ def nra_table(results: Iterable[MatchResult],
               ) -> tuple[list[PairNRA], Counter[str]]:
     """NRA of every entity against every opponent it met, per game (both directions), and
     how many matches were left out and why."""
-    sums: dict[tuple[str, str, str], list[float]] = {}
-    skipped: Counter[str] = Counter()
-    kinds: dict[str, Objective] = {}
+    sums = NRASums(objective)
     for r in results:
-        kind = kinds.setdefault(r.game, objective(r.game))
-        for me, opp in combinations(sorted(set(r.entities)), 2):
-            scores = pair_scores(r, me, opp, kind)
-            if scores is None:
-                skipped["no rewards recorded (forfeit) in an earn-rewards game"] += 1
-                break
-            acc = sums.setdefault((r.game, me, opp), [0, 0.0, 0.0, 0.0, 0.0])
-            acc[0] += 1
-            acc[1] += scores[0]
-            acc[2] += scores[1]
-            acc[3] += abs(scores[0])
-            acc[4] += abs(scores[1])
-    rows = []
-    for (game, me, opp), (n, f_me, f_opp, abs_me, abs_opp) in sorted(sums.items()):
-        value = 0.0 if abs_me + abs_opp == 0 else (f_me - f_opp) / (abs_me + abs_opp)
-        rows.append(PairNRA(game, me, opp, int(n), value, kinds[game]))
-        rows.append(PairNRA(game, opp, me, int(n), -value, kinds[game]))
-    return rows, skipped
+        sums.add(r)
+    return sums.rows(), sums.skipped()
 
 
 def nra_matrix(rows: Iterable[PairNRA], game: str) -> tuple[list[str], np.ndarray]:

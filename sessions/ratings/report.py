@@ -30,9 +30,9 @@ import numpy as np
 
 from sessions.ratings import bradley_terry as bt
 from sessions.ratings import resample
+from sessions.ratings.matches import Matches, Ties
 from sessions.ratings.results import MatchResult
 
-Ties = Literal["half", "drop"]
 Resampling = Literal["game", "pooled"]
 
 
@@ -113,43 +113,142 @@ class RatingReport:
                 "games": {g: table(t) for g, t in self.games.items()}}
 
 
+@dataclass
+class RateCache:
+    """What :func:`rate` may reuse from its previous call with the same cache: the tables
+    and resamples of games whose matches did not change (a game's table depends on its own
+    matches only), and the overall resample fits as starting points for the new ones. The
+    report is the one ``rate`` gives without a cache (to the fit's precision, 1e-9); only
+    the work differs. A game counts as unchanged when it holds the very same result objects
+    in the same order (results are immutable), as a caller that keeps them gives."""
+
+    games: dict[tuple[Settings, str], _GamePart] = field(default_factory=dict)
+    overall: dict[Settings, tuple[list[str], np.ndarray]] = field(default_factory=dict)
+    reused: int = 0  # games whose work the last call reused, for tests and benchmarks
+
+
+@dataclass
+class _GamePart:
+    rows: list[MatchResult]
+    matches: Matches
+    cells: resample.Cells
+    sample: resample.Sample | None  # kept between calls with a cache only
+    played: np.ndarray
+    score: np.ndarray
+    table: RatingTable | None = None
+
+
 def rate(results: Sequence[MatchResult], settings: Settings = Settings(), *,
          dropped: Counter[str] | dict[str, int] | None = None,
-         per_game: bool = True) -> RatingReport:
+         per_game: bool = True, cache: RateCache | None = None) -> RatingReport:
     """Ratings over ``results`` (all games, matches weighted 1/N_game) and per game.
 
     Each game's resamples come from its own random stream (seed and game id), so a game's
     table is the same whichever other games are rated with it, and the overall by-game
-    resample is made of exactly those draws.
+    resample is made of exactly those draws. ``cache`` (kept by the caller between calls)
+    spares the work of games that did not change.
     """
     settings.check()
-    games: dict[str, list[MatchResult]] = {}
-    for r in results:
-        games.setdefault(r.game, []).append(r)
-    games = dict(sorted(games.items()))
-    entities = sorted({e for r in results for e in r.entities})
-    index = {e: i for i, e in enumerate(entities)}
-    tables: dict[str, RatingTable] = {}
-    parts = []
-    by_game = per_game or settings.resampling == "game"
-    for game, rows in games.items() if by_game else ():
-        names = sorted({e for r in rows for e in r.entities})
-        cells = cells_of(rows, names, settings.ties)
-        sample = _draws(cells, settings, game)
-        if per_game:
-            tables[game] = _table(game, rows, names, cells, sample, settings)
-        parts.append((cells, np.array([index[e] for e in names], np.int64), sample))
+    with bt.one_blas_thread():
+        return _rate(results, settings, dropped, per_game, cache)
+
+
+def _rate(results: Sequence[MatchResult], settings: Settings,
+          dropped: Counter[str] | dict[str, int] | None, per_game: bool,
+          cache: RateCache | None) -> RatingReport:
     if not results:
         overall = RatingTable(None, 0, 0, [], np.zeros((settings.bootstrap, 0)))
-    elif settings.resampling == "game":
-        cells = resample.stack([(c, items) for c, items, _ in parts], len(entities))
-        overall = _table(None, list(results), entities, cells,
-                         resample.stack_samples(parts, len(entities)), settings)
+        return RatingReport(overall, {}, dict(dropped or {}), settings)
+    if not (per_game or settings.resampling == "game"):  # GameBench's overall alone
+        alone = Matches.of(results)
+        cells = alone.cells(settings.ties)
+        overall = _table(None, alone.entities, alone.tallies(), alone.ties(), len(alone),
+                         tuple(alone.games), cells, _draws(cells, settings, None), settings,
+                         _warm_start(cache, settings, alone.entities))
+        return RatingReport(overall, {}, dict(dropped or {}), settings)
+    everything: Matches | None = None
+    if cache is None:  # one pass over the results, split by game in arrays
+        everything = Matches.of(results)
+        split: list[tuple[str, Matches | None, list[MatchResult] | None]] = [
+            (game, matches, None) for game, matches in everything.by_game()]
+    else:  # by game as lists, so that unchanged games are recognised by their results
+        games: dict[str, list[MatchResult]] = {}
+        for r in results:
+            games.setdefault(r.game, []).append(r)
+        split = [(game, None, games[game]) for game in sorted(games)]
+    kept: dict[tuple[Settings, str], _GamePart] = {}
+    reused = 0
+    for game, matches, rows in split:
+        part = cache.games.get((settings, game)) if cache is not None else None
+        if part is not None and rows is not None and _same(part.rows, rows):
+            reused += 1
+        else:
+            matches = Matches.of(rows or []) if matches is None else matches
+            part = _GamePart(rows or [], matches, matches.cells(settings.ties), None,
+                             *matches.tallies())
+        kept[(settings, game)] = part
+    if cache is not None:
+        cache.games, cache.reused = kept, reused
+    parts = list(kept.values())
+    entities = sorted({e for p in parts for e in p.matches.entities})
+    index = {e: i for i, e in enumerate(entities)}
+    items = [np.array([index[e] for e in p.matches.entities], np.int64) for p in parts]
+    by_game = settings.resampling == "game"
+    stack = resample.SampleStack([p.cells for p in parts], len(entities), settings.bootstrap) \
+        if by_game else None
+    tables: dict[str, RatingTable] = {}
+    for ((_, game), part), where in zip(kept.items(), items, strict=True):
+        # game after game: its resamples, its table, its share of the overall resamples;
+        # they are kept only for the cache (the next call's unchanged games)
+        sample = part.sample if part.sample is not None else _draws(part.cells, settings, game)
+        if per_game:
+            if part.table is None:
+                m = part.matches
+                part.table = _table(game, m.entities, (part.played, part.score), m.ties(),
+                                    len(m), tuple(m.games), part.cells, sample, settings)
+            tables[game] = part.table
+        if stack is not None:
+            stack.add(part.cells, where, sample)
+        part.sample = sample if cache is not None else None
+    played, total = np.zeros(len(entities)), np.zeros(len(entities))
+    for part, where in zip(parts, items, strict=True):  # an entity's matches, game by game
+        np.add.at(played, where, part.played)
+        np.add.at(total, where, part.score * part.played)
+    tallies = (played, total / np.maximum(played, 1))
+    ties = sum(p.matches.ties() for p in parts)
+    start = _warm_start(cache, settings, entities)
+    if stack is not None:
+        cells = resample.stack([(p.cells, where) for p, where in zip(parts, items, strict=True)],
+                               len(entities))
+        sample = stack.sample()
     else:
-        cells = cells_of(results, entities, settings.ties)
-        overall = _table(None, list(results), entities, cells, _draws(cells, settings, None),
-                         settings)
+        cells = (everything or Matches.of(results, entities)).cells(settings.ties)
+        sample = _draws(cells, settings, None)
+    overall = _table(None, entities, tallies, ties, len(results),
+                     tuple(game for game, _, _ in split), cells, sample, settings, start)
+    if cache is not None:
+        cache.overall = {settings: (overall.entities, overall.samples)}
     return RatingReport(overall, tables, dict(dropped or {}), settings)
+
+
+def _same(before: list[MatchResult], now: list[MatchResult]) -> bool:
+    return len(before) == len(now) and all(a is b for a, b in zip(before, now, strict=True))
+
+
+def _warm_start(cache: RateCache | None, settings: Settings, entities: list[str]
+                ) -> np.ndarray | None:
+    """The previous overall fits, per resample, over ``entities`` (0 for a new one)."""
+    if cache is None or settings not in cache.overall:
+        return None
+    names, samples = cache.overall[settings]
+    if len(samples) != settings.bootstrap:
+        return None
+    where = {e: i for i, e in enumerate(names)}
+    start = np.zeros((len(samples), len(entities)))
+    for j, e in enumerate(entities):
+        if e in where:
+            start[:, j] = samples[:, where[e]]
+    return start
 
 
 BLOCK = 100
@@ -158,80 +257,38 @@ BLOCK = 100
 
 def _draws(cells: resample.Cells, settings: Settings, game: str | None) -> resample.Sample:
     key = 0 if game is None else zlib.crc32(game.encode()) + 1
-    return resample.Sample.concat([
-        resample.draw(cells, min(BLOCK, settings.bootstrap - lo),
-                      np.random.default_rng([settings.seed, key, lo // BLOCK]))
-        for lo in range(0, settings.bootstrap, BLOCK)])
+    n, b = cells.n_items, settings.bootstrap
+    sample = resample.Sample(np.zeros((b, n, n)), np.zeros((b, cells.n_cells - len(cells.pair))))
+    for lo in range(0, b, BLOCK):
+        resample.draw(cells, min(BLOCK, b - lo),
+                      np.random.default_rng([settings.seed, key, lo // BLOCK]),
+                      out=sample.rows(lo, lo + BLOCK))
+    return sample
 
 
-def _table(game: str | None, results: list[MatchResult], entities: list[str],
-           cells: resample.Cells, sample: resample.Sample, settings: Settings) -> RatingTable:
+def _table(game: str | None, entities: list[str], tallies: tuple[np.ndarray, np.ndarray],
+           ties: int, matches: int, game_ids: tuple[str, ...], cells: resample.Cells,
+           sample: resample.Sample, settings: Settings,
+           start: np.ndarray | None = None) -> RatingTable:
     point = bt.fit_point(cells, alpha=settings.alpha)
-    samples = bt.fit(cells, sample, alpha=settings.alpha, start=point)
+    samples = bt.fit(cells, sample, alpha=settings.alpha,
+                     start=point if start is None else start)
     tail = (1.0 - settings.level) / 2 * 100
     low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
     mean = samples.mean(axis=0)
-    played, score = _tallies(results, entities)
+    played, score = tallies
     ranks = overlap_ranks(low, high)
     order = np.argsort(-mean, kind="stable")
     rows = [Rating(entities[i], float(mean[i]), float(low[i]), float(high[i]), int(ranks[i]),
                    int(played[i]), float(score[i]), float(point[i])) for i in order]
-    return RatingTable(game, len(results), _ties(results), rows, samples[:, order],
-                       tuple(sorted({r.game for r in results})))
-
-
-def _ties(results: Sequence[MatchResult]) -> int:
-    pairs = np.array([r.scores for r in results if len(r.scores) == 2], float).reshape(-1, 2)
-    return int((pairs[:, 0] == pairs[:, 1]).sum()) + sum(r.tie for r in results
-                                                          if len(r.scores) != 2)
+    return RatingTable(game, matches, ties, rows, samples[:, order], game_ids)
 
 
 def cells_of(results: Sequence[MatchResult], entities: list[str], ties: Ties
              ) -> resample.Cells:
     """The fit's cells, pooled in one stratum: two-seat matches as fractional comparisons,
-    others as standings, each match weighted 1/N_game."""
-    index = {e: i for i, e in enumerate(entities)}
-    per_game = Counter(r.game for r in results)
-    pairs = [r for r in results if len(r.entities) == 2]
-    shares = np.array([r.scores for r in pairs], float).reshape(-1, 2)
-    # A tie (equal scores, even 0–0) is half a win each way, or nothing under GameBench's
-    # "drop" (the match still takes its resample draw).
-    shares[shares[:, 0] == shares[:, 1]] = 0.5 if ties == "half" else 0.0
-    standings = [((), (), 1.0 / per_game[r.game], 0) if r.tie and ties == "drop"
-                 else ([index[e] for e in r.entities], r.scores, 1.0 / per_game[r.game], 0)
-                 for r in results if len(r.entities) > 2]
-    return resample.collapse(len(entities),
-                             np.array([index[r.entities[0]] for r in pairs], np.int64),
-                             np.array([index[r.entities[1]] for r in pairs], np.int64),
-                             shares[:, 0], shares[:, 1],
-                             np.array([1.0 / per_game[r.game] for r in pairs]),
-                             standings=standings)
-
-
-def _tallies(results: Sequence[MatchResult], entities: list[str]
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """Matches played and mean score (a tie counts ½) per entity; an entity in several seats
-    of one match counts once, with its mean score."""
-    index = {e: i for i, e in enumerate(entities)}
-    played = np.zeros(len(entities))
-    total = np.zeros(len(entities))
-    pairs = [r for r in results if len(r.entities) == 2 and r.entities[0] != r.entities[1]]
-    if pairs:
-        seats = np.array([[index[r.entities[0]], index[r.entities[1]]] for r in pairs])
-        scores = np.array([r.scores for r in pairs], float)
-        scores[scores[:, 0] == scores[:, 1]] = 0.5
-        played += np.bincount(seats.ravel(), minlength=len(entities))
-        total += np.bincount(seats.ravel(), weights=scores.ravel(), minlength=len(entities))
-    for r in results:
-        if len(r.entities) == 2 and r.entities[0] != r.entities[1]:
-            continue
-        mine: dict[str, list[float]] = {}
-        for e, x in zip(r.entities, (0.5,) * len(r.scores) if r.tie else r.scores, strict=True):
-            mine.setdefault(e, []).append(x)
-        for e, xs in mine.items():
-            played[index[e]] += 1
-            total[index[e]] += sum(xs) / len(xs)
-    return played, total / np.maximum(played, 1)
+    others as standings, each match weighted 1/N_game (:meth:`Matches.cells`)."""
+    return Matches.of(results, entities).cells(ties)
 
 
 def overlap_ranks(low: np.ndarray, high: np.ndarray) -> np.ndarray:

@@ -19,9 +19,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
@@ -29,13 +29,110 @@ IntArray = NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class ChoiceGroup:
-    """Luce choice events with choice sets of one size ``s``, from N-seat standings."""
+class Scatter:
+    """Adds the columns of a (B, M) array into the columns ``targets[m]`` of a (B, width) one:
+    a sparse matrix product. Small products go through ``np.add.reduceat`` over runs of equal
+    targets (cells come sorted by pair, so their targets usually run together already);
+    large ones through scipy.sparse, about ten times faster there, imported only then: the
+    import alone (0.15 s) would be a sixth of the command line's whole GameBench run."""
 
-    members: IntArray  # (E, s) items of each choice set (an item may sit in several seats)
-    chosen: IntArray  # (E,) position in ``members`` of the chosen seat
-    weight: FloatArray  # (E,) how much each choice counts (Breslow weights for ties)
-    cell: IntArray  # (E,) the cell (standing) each choice belongs to
+    targets_all: IntArray  # (M,) the target of every column
+    order: IntArray | None  # columns in target order; None when they already run together
+    starts: IntArray  # where each target's run begins (in ``order``)
+    targets: IntArray  # each run's target, all different
+    width: int
+
+    @staticmethod
+    def of(targets: IntArray, width: int) -> Scatter:
+        targets = np.asarray(targets, np.int64).ravel()
+        starts = _runs(targets)
+        if len(np.unique(targets[starts])) == len(starts):
+            return Scatter(targets, None, starts, targets[starts], width)
+        order = np.argsort(targets, kind="stable")
+        starts = _runs(targets[order])
+        return Scatter(targets, order, starts, targets[order][starts], width)
+
+    def add(self, values: FloatArray, out: FloatArray) -> FloatArray:
+        """``out[:, t] += Σ values[:, m]`` over the m with ``targets[m] == t``; returns out."""
+        if not len(self.starts):
+            return out
+        if values.size >= _SPARSE_FROM:
+            out += values @ self._matrix
+            return out
+        ordered = values if self.order is None else values[:, self.order]
+        out[:, self.targets] += np.add.reduceat(ordered, self.starts, axis=1)
+        return out
+
+    @functools.cached_property
+    def _matrix(self) -> Any:
+        import scipy.sparse as sp
+
+        m = len(self.targets_all)
+        return sp.csr_matrix((np.ones(m), (np.arange(m), self.targets_all)),
+                             shape=(m, self.width))
+
+
+_SPARSE_FROM = 200_000
+"""Values per product from which :class:`Scatter` uses scipy.sparse."""
+
+
+def _runs(values: IntArray) -> IntArray:
+    """Where each run of equal values begins."""
+    if not len(values):
+        return np.zeros(0, np.int64)
+    return np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+
+
+@dataclass(frozen=True)
+class ChoiceGroup:
+    """The Luce choice events of N-seat standings over a few ``items`` (one game's).
+
+    An event is a choice set, written as how many of its seats each item holds
+    (``counts``), and the item chosen: the winner is chosen with probability
+    π_w / Σ_i counts_i·π_i, the same as seat by seat (seats of one item share its π). Equal
+    events of different standings, or of tied seats, are one event; ``cell``, ``event``
+    and ``weight`` list which standing cell adds how much weight (Breslow weights for
+    ties) to which event, so a resample's standing counts give each event's weight."""
+
+    items: IntArray  # (k,) the items the events involve
+    counts: FloatArray  # (M, k) seats of each item in each event's choice set
+    chosen: IntArray  # (M,) position in ``items`` of the item chosen
+    cell: IntArray  # (T,) standing cell ...
+    event: IntArray  # (T,) ... adds to this event ...
+    weight: FloatArray  # (T,) ... this much per draw of the cell
+
+    def event_weights(self, standings: FloatArray, offset: int) -> FloatArray:
+        """Each event's weight (B, M) from standing-cell counts (B, R); cell c is column
+        c − ``offset``."""
+        values = standings[:, self.cell - offset] * self.weight
+        return self._scatter.add(values, np.zeros((len(standings), len(self.counts))))
+
+    @functools.cached_property
+    def _scatter(self) -> Scatter:
+        return Scatter.of(self.event, len(self.counts))
+
+    @functools.cached_property
+    def onehot(self) -> FloatArray:
+        """(M, k): 1 at each event's chosen item."""
+        out = np.zeros(self.counts.shape)
+        out[np.arange(len(self.chosen)), self.chosen] = 1.0
+        return out
+
+    @functools.cached_property
+    def outer(self) -> FloatArray:
+        """(M, k·k): counts_i·counts_j of each event (for the curvature)."""
+        m, k = self.counts.shape
+        return (self.counts[:, :, None] * self.counts[:, None, :]).reshape(m, k * k)
+
+    def placed(self, items: IntArray, offset: int) -> ChoiceGroup:
+        """The same events with items renamed (``items[i]``) and cells moved by ``offset``
+        (what was worked out from the events alone comes along)."""
+        moved = ChoiceGroup(items[self.items], self.counts, self.chosen, self.cell + offset,
+                            self.event, self.weight)
+        for name in ("_scatter", "onehot", "outer"):
+            if name in self.__dict__:
+                moved.__dict__[name] = self.__dict__[name]
+        return moved
 
 
 @dataclass(frozen=True)
@@ -65,14 +162,41 @@ class Cells:
         return len(self.weight)
 
     @functools.cached_property
-    def scatter(self) -> sp.csr_matrix:
-        """Maps two-seat cell counts to the flattened comparison matrix: (K, n·n)."""
-        n, k = self.n_items, len(self.pair)
-        a, b = self.pair[:, 0], self.pair[:, 1]
-        return sp.csr_matrix(
-            (np.concatenate([self.share[:, 0], self.share[:, 1]]),
-             (np.concatenate([np.arange(k)] * 2), np.concatenate([a * n + b, b * n + a]))),
-            shape=(k, n * n))
+    def _scatters(self) -> dict[bytes, tuple[Scatter, Scatter, FloatArray, FloatArray]]:
+        return {}
+
+    @functools.cached_property
+    def _matrices(self) -> dict[bytes, Any]:
+        return {}
+
+    def comparisons(self, counts: FloatArray, cells: IntArray | None = None, *,
+                    out: FloatArray | None = None) -> FloatArray:
+        """Flattened comparison matrices (B, n·n) from counts (B, len(cells)) of two-seat
+        ``cells`` (default: all of them): C[a, b] += count·s_a, C[b, a] += count·s_b; added
+        into ``out`` when given. Large batches take one sparse product (see
+        :class:`Scatter` for why scipy.sparse is imported only then)."""
+        n = self.n_items
+        cells = np.arange(len(self.pair)) if cells is None else cells
+        out = np.zeros((len(counts), n * n)) if out is None else out
+        key = cells.tobytes()  # one entry per stratum: its cells are drawn again and again
+        a, b = self.pair[cells, 0], self.pair[cells, 1]
+        if counts.size >= _SPARSE_FROM:
+            if key not in self._matrices:
+                import scipy.sparse as sp
+
+                k = np.arange(len(cells))
+                self._matrices[key] = sp.csr_matrix(
+                    (np.concatenate([self.share[cells, 0], self.share[cells, 1]]),
+                     (np.concatenate([k, k]), np.concatenate([a * n + b, b * n + a]))),
+                    shape=(len(cells), n * n))
+            out += counts @ self._matrices[key]
+            return out
+        if key not in self._scatters:
+            self._scatters[key] = (Scatter.of(a * n + b, n * n), Scatter.of(b * n + a, n * n),
+                                   self.share[cells, 0], self.share[cells, 1])
+        forward, backward, share_a, share_b = self._scatters[key]
+        forward.add(counts * share_a, out)
+        return backward.add(counts * share_b, out)
 
     def expected(self) -> Sample:
         """The weighted data itself, scaled to ``matches``: what every resample averages to."""
@@ -82,9 +206,7 @@ class Cells:
         """The fit's view of cell counts (B, cells): comparison matrices and standing counts."""
         counts = np.atleast_2d(np.asarray(counts, float))
         k, n = len(self.pair), self.n_items
-        matrices = np.asarray(counts[:, :k] @ self.scatter).reshape(len(counts), n, n) if k \
-            else np.zeros((len(counts), n, n))
-        return Sample(matrices, counts[:, k:])
+        return Sample(self.comparisons(counts[:, :k]).reshape(len(counts), n, n), counts[:, k:])
 
 
 @dataclass(frozen=True)
@@ -103,11 +225,8 @@ class Sample:
     def rows(self, lo: int, hi: int) -> Sample:
         return Sample(self.comparisons[lo:hi], self.standings[lo:hi])
 
-    @staticmethod
-    def concat(parts: Sequence[Sample]) -> Sample:
-        """Resamples one after another (blocks of the same data)."""
-        return Sample(np.concatenate([p.comparisons for p in parts]),
-                      np.concatenate([p.standings for p in parts]))
+    def take(self, index: IntArray) -> Sample:
+        return Sample(self.comparisons[index], self.standings[index])
 
 
 def stack(parts: Sequence[tuple[Cells, IntArray]], n_items: int) -> Cells:
@@ -120,8 +239,7 @@ def stack(parts: Sequence[tuple[Cells, IntArray]], n_items: int) -> Cells:
     offset = k_all  # standing cells follow all the pair cells, part after part
     for s, (c, items) in enumerate(parts):
         k = len(c.pair)
-        groups += [ChoiceGroup(items[g.members], g.chosen, g.weight, g.cell - k + offset)
-                   for g in c.groups]
+        groups += [g.placed(items, offset - k) for g in c.groups]
         standing_weight.append(c.weight[k:])
         standing_stratum.append(np.full(c.n_cells - k, s))
         offset += c.n_cells - k
@@ -133,20 +251,46 @@ def stack(parts: Sequence[tuple[Cells, IntArray]], n_items: int) -> Cells:
     return cells
 
 
+class SampleStack:
+    """:func:`stack`'s resamples built one part at a time, each part's counts scaled to keep
+    its share of the total weight (as :func:`draw` does for a stratum), so that a part's
+    own resamples can be let go once added (a million matches in 30 games: 20 MB at a
+    time instead of 600)."""
+
+    def __init__(self, parts: Sequence[Cells], n_items: int, batch: int) -> None:
+        self.total = sum(c.weight.sum() for c in parts)
+        self.matches = sum(c.matches for c in parts)
+        self.n_items = n_items
+        self.comparisons = np.zeros((batch, n_items * n_items))
+        self.standings: list[FloatArray] = []
+        self._scaled: FloatArray | None = None
+
+    def add(self, part: Cells, items: IntArray, sample: Sample) -> None:
+        n, batch = self.n_items, len(self.comparisons)
+        scale = self.matches * part.weight.sum() / self.total / part.matches
+        block = sample.comparisons.reshape(batch, -1)
+        if len(items) == n and (np.diff(items) == 1).all():  # every item: no gather, and
+            if self._scaled is None:  # one buffer for the scaled part (no 20 MB temporaries)
+                self._scaled = np.empty_like(self.comparisons)
+            self.comparisons += np.multiply(block, scale, out=self._scaled)
+        else:
+            flat = (items[:, None] * n + items[None, :]).ravel()
+            self.comparisons[:, flat] += scale * block
+        self.standings.append(scale * sample.standings)
+
+    def sample(self) -> Sample:
+        batch = len(self.comparisons)
+        return Sample(self.comparisons.reshape(batch, self.n_items, self.n_items),
+                      np.concatenate(self.standings, axis=1) if self.standings
+                      else np.zeros((batch, 0)))
+
+
 def stack_samples(parts: Sequence[tuple[Cells, IntArray, Sample]], n_items: int) -> Sample:
-    """The parts' resamples as resamples of :func:`stack`'s whole: each part's counts scaled
-    to keep its share of the total weight, as :func:`draw` does for a stratum."""
-    total = sum(c.weight.sum() for c, _, _ in parts)
-    matches = sum(c.matches for c, _, _ in parts)
-    batch = len(parts[0][2])
-    comparisons = np.zeros((batch, n_items * n_items))
-    standings = []
+    """The parts' resamples as resamples of :func:`stack`'s whole (:class:`SampleStack`)."""
+    stack = SampleStack([c for c, _, _ in parts], n_items, len(parts[0][2]))
     for part, items, sample in parts:
-        scale = matches * part.weight.sum() / total / part.matches
-        flat = (items[:, None] * n_items + items[None, :]).ravel()
-        comparisons[:, flat] += scale * sample.comparisons.reshape(batch, -1)
-        standings.append(scale * sample.standings)
-    return Sample(comparisons.reshape(batch, n_items, n_items), np.concatenate(standings, axis=1))
+        stack.add(part, items, sample)
+    return stack.sample()
 
 
 Standing = tuple[Sequence[int], Sequence[float], float, int]
@@ -187,14 +331,31 @@ def collapse(n_items: int, a: IntArray, b: IntArray, share_a: FloatArray, share_
 
 def _choice_groups(standings: list[tuple[tuple[int, float], ...]], offset: int
                    ) -> tuple[ChoiceGroup, ...]:
-    by_size: dict[int, list[tuple[list[int], int, float, int]]] = {}
+    items = sorted({item for standing in standings for item, _ in standing})
+    local = {item: k for k, item in enumerate(items)}
+    events: dict[tuple[tuple[int, ...], int], int] = {}
+    cell, event, weight = [], [], []
     for r, standing in enumerate(standings):
-        for members, chosen, weight in choices(standing):
-            by_size.setdefault(len(members), []).append((members, chosen, weight, offset + r))
-    return tuple(
-        ChoiceGroup(np.array([e[0] for e in events], np.int64), np.array([e[1] for e in events]),
-                    np.array([e[2] for e in events], float), np.array([e[3] for e in events]))
-        for _, events in sorted(by_size.items()))
+        for members, chosen, w in standing_choices(standing):
+            counts = [0] * len(items)
+            for item in members:
+                counts[local[item]] += 1
+            cell.append(offset + r)
+            event.append(events.setdefault((tuple(counts), local[members[chosen]]), len(events)))
+            weight.append(w)
+    if not events:
+        return ()
+    return (ChoiceGroup(np.array(items, np.int64), np.array([k for k, _ in events], float),
+                        np.array([w for _, w in events], np.int64), np.array(cell, np.int64),
+                        np.array(event, np.int64), np.array(weight, float)),)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def standing_choices(standing: tuple[tuple[int, float], ...]
+                     ) -> tuple[tuple[tuple[int, ...], int, float], ...]:
+    """:func:`choices` of a standing, remembered: a live leaderboard rebuilds a game's cells
+    whenever a session of it is stored, and most standings were seen before."""
+    return tuple((tuple(members), k, w) for members, k, w in choices(standing))
 
 
 def choices(standing: Sequence[tuple[int, float]]) -> list[tuple[list[int], int, float]]:
@@ -229,21 +390,24 @@ bootstrap's (tests/test_ratings.py); smaller strata keep the classical draw."""
 
 
 def draw(cells: Cells, bootstrap: int, rng: np.random.Generator, *,
-         bayesian_from: int | None = None) -> Sample:
+         bayesian_from: int | None = None, out: Sample | None = None) -> Sample:
     """``bootstrap`` resamples: each stratum's matches redrawn within it by weight, scaled
-    to keep the stratum's share of the weight (one stratum: GameBench's resample)."""
+    to keep the stratum's share of the weight (one stratum: GameBench's resample). They
+    are added into ``out`` (zeros, ``bootstrap`` rows) when given."""
     k, n = len(cells.pair), cells.n_items
-    matrices = np.zeros((bootstrap, n * n))
-    standings = np.zeros((bootstrap, cells.n_cells - k))
+    if out is None:
+        out = Sample(np.zeros((bootstrap, n, n)), np.zeros((bootstrap, cells.n_cells - k)))
+    matrices = out.comparisons.reshape(bootstrap, n * n)  # a view: rows are contiguous
+    standings = out.standings
     for index, drawn in _strata_draws(cells, bootstrap, rng, bayesian_from):
         pairs = index < k
         if pairs.all():  # no copy of the (B, cells) counts: most of the data is pairs
-            matrices += np.asarray(drawn @ cells.scatter[index])
+            cells.comparisons(drawn, index, out=matrices)
             continue
         if pairs.any():
-            matrices += np.asarray(drawn[:, pairs] @ cells.scatter[index[pairs]])
+            cells.comparisons(drawn[:, pairs], index[pairs], out=matrices)
         standings[:, index[~pairs] - k] += drawn[:, ~pairs]
-    return Sample(matrices.reshape(bootstrap, n, n), standings)
+    return out
 
 
 def counts(cells: Cells, bootstrap: int, rng: np.random.Generator, *,

@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
-from sessions.record import MatchRecord
+if TYPE_CHECKING:  # only for types: the record module loads OpenSpiel
+    from sessions.record import MatchRecord
 
 HUMAN = "human"
 KINDS = frozenset({"random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "human",
-                   "llm"})
+                   "llm", "minilm"})
 """Agent kinds ratings know (agents.specs.CLASSIC, people and LLMs); GAMA-Bench's bots
 (equilibrium, adaptive) included."""
 
@@ -35,6 +37,9 @@ class MatchResult:
     ended_at: float | None = None
     players: tuple[str | None, ...] = ()
     id: str = ""
+    teams: tuple[str | None, ...] = ()
+    """Each seat's team in a team game (empty otherwise); :func:`opposing_pairs` turns such
+    a result into its two-seat comparisons before anything is rated."""
 
     @property
     def tie(self) -> bool:
@@ -61,7 +66,8 @@ def result_of(record: MatchRecord) -> MatchResult | str:
     """The record's result, or the reason it cannot be rated."""
     seats = [{"kind": s.kind, "entity": s.entity, "player_id": s.player_id,
               "score": record.scores[i] if record.scores and i < len(record.scores) else None,
-              "return": record.returns[i] if record.returns and i < len(record.returns) else None}
+              "return": record.returns[i] if record.returns and i < len(record.returns) else None,
+              "team": s.team}
              for i, s in enumerate(record.seats)]
     return _result(record.id, record.game, record.outcome, record.research_use,
                    record.ended_at, seats)
@@ -78,16 +84,50 @@ def results_from_store(store: Any) -> ResultSet:
     """Rateable results of every session in a :class:`sessions.store.Store`."""
     out = ResultSet([])
     for row in store.results():
-        _collect(out, _result(row["id"], row["game"], row["outcome"], row["research_use"],
-                              row["ended_at"], row["seats"]))
+        _collect(out, result_of_row(row))
     return out
 
 
+def result_of_row(row: dict[str, Any]) -> MatchResult | str:
+    """The result of one row of ``Store.results()``, or the reason it cannot be rated."""
+    return _result(row["id"], row["game"], row["outcome"], row["research_use"],
+                   row["ended_at"], row["seats"])
+
+
 def _collect(out: ResultSet, result: MatchResult | str) -> None:
-    if isinstance(result, str):
-        out.dropped[result] += 1
+    rated = rated_results(result)
+    if isinstance(rated, str):
+        out.dropped[rated] += 1
     else:
-        out.results.append(result)
+        out.results.extend(rated)
+
+
+def rated_results(result: MatchResult | str) -> list[MatchResult] | str:
+    """What a session adds to the ratings: its result, a team game's opposing pairs, or
+    the reason it adds nothing."""
+    if isinstance(result, str) or not result.teams:
+        return result if isinstance(result, str) else [result]
+    return opposing_pairs(result) or "one entity on every opposing pair"
+
+
+def opposing_pairs(result: MatchResult) -> list[MatchResult]:
+    """The two-seat comparisons of a team game: every pair of seats on different teams
+    whose entities differ, each with its own two scores."""
+    pairs = []
+    n = len(result.entities)
+    for i in range(n):
+        for j in range(i + 1, n):
+            same_team = result.teams[i] is not None and result.teams[i] == result.teams[j]
+            if same_team or result.entities[i] == result.entities[j]:
+                continue
+            pick = (i, j)
+            pairs.append(replace(
+                result, entities=tuple(result.entities[k] for k in pick),
+                scores=tuple(result.scores[k] for k in pick),
+                returns=None if result.returns is None else tuple(result.returns[k] for k in pick),
+                players=tuple(result.players[k] for k in pick) if result.players else (),
+                teams=()))
+    return pairs
 
 
 def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
@@ -107,9 +147,11 @@ def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
     if len(set(entities)) < 2:
         return "one entity in every seat"
     returns = [s["return"] for s in seats]
+    teams = tuple(s.get("team") for s in seats)
     return MatchResult(game, entities, tuple(float(x) for x in scores),
                        None if any(r is None for r in returns) else tuple(map(float, returns)),
-                       ended_at, tuple(s["player_id"] for s in seats), match_id)
+                       ended_at, tuple(s["player_id"] for s in seats), match_id,
+                       teams if any(t is not None for t in teams) else ())
 
 
 def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchResult]:
@@ -125,6 +167,26 @@ def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchRes
                                       strict=True))
         out.append(replace(r, entities=names) if names != r.entities else r)
     return out
+
+
+def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
+    """A time as seconds since the epoch from ``YYYY-MM-DD`` (UTC; ``end`` means the end of
+    that day), an ISO date-time, or a number; None or "" for no bound."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    text = value.strip()
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"cannot read the date {value!r}; write YYYY-MM-DD or "
+                         "YYYY-MM-DDTHH:MM (UTC unless an offset is given)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if end and len(text) == 10:
+        moment += timedelta(days=1)
+    return moment.timestamp()
 
 
 def select(results: Iterable[MatchResult], *, game: str | None = None,

@@ -54,6 +54,7 @@ from sessions.seats import AgentSeats
 from sessions.store import Store
 from sessions.usage import session_usage
 from sessions.web import gama_screen, replays, scoreboard
+from sessions.web import talk as talk_panel
 from sessions.web.clicks import Selection
 from sessions.web.players import SEAT_CHOICES, Person, agent_name, opponent_label
 from sessions.web.replays import ended_banner
@@ -109,6 +110,8 @@ class Screen:
     """The frame the person is looking back at (None: the game as it is now)."""
     frames: int = 1
     """How many positions the person may step through (frame ``frames - 1`` is now)."""
+    talk: talk_panel.TalkScreen | None = None
+    """Games played by talking: the seats and teams, what was said, the person's words."""
 
 
 # --- the session ----------------------------------------------------------------------------
@@ -292,6 +295,10 @@ class PlaySession:
         if record.outcome != "normal" or record.scores is None or record.returns is None:
             return ""
         returns = record.returns
+        team = record.seats[self.human].team
+        if team is not None:  # a team game: the team's result (scored against opponents)
+            how = {1.0: "won", 0.0: "lost"}.get(record.scores[self.human], "drew")
+            return f"Game over: your team ({team}) {how}."
         if len(returns) > 2:
             place = 1 + sum(1 for r in returns if r > returns[self.human])
             return (f"Game over: you placed {place} of {len(returns)} (ties share a place), "
@@ -338,7 +345,7 @@ class PlaySession:
 
     def screen(self, *, image: bool = True) -> Screen:
         with self._lock:
-            legal = [m.label for m in self.legal()]
+            legal = [m.label for m in self.legal() if not m.says]  # words: the talk box
             table = gama_screen.table_screen(self) if gama_screen.is_table(self.spec.id) else None
             if table is not None and table.control.kind == "number":
                 buttons, menu = [], []  # a number field instead
@@ -349,6 +356,7 @@ class PlaySession:
                 buttons, menu = [m.label for m in self._board_buttons()], []
             two = len(self.record.seats) == 2
             to_move = self.match.to_move()
+            talk = talk_panel.talk_screen(self) if talk_panel.is_talk(self.spec.id) else None
             return Screen(
                 image=self.image() if image else None, status=self.status(),
                 notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
@@ -358,7 +366,7 @@ class PlaySession:
                 if two else (),
                 rows=tuple(scoreboard.move_rows(self.record, self.human, self._mover,
                                                 final=self.over, points=self._points())),
-                viewing=self.viewing, frames=self.frames())
+                viewing=self.viewing, frames=self.frames(), talk=talk)
 
     def snapshot(self) -> dict[str, Any]:
         """The session as plain data (the API's answer)."""
@@ -376,6 +384,8 @@ class PlaySession:
             }
             if gama_screen.is_table(self.spec.id):
                 data.update(gama_screen.table_screen(self).to_dict())
+            if talk_panel.is_talk(self.spec.id):
+                data.update(talk_panel.talk_screen(self).to_dict())
             return data
 
     # --- looking back -----------------------------------------------------------------------
@@ -585,6 +595,9 @@ class PlaySession:
         return ""
 
     def _off_target(self) -> str:
+        told = getattr(renderer(self.spec.id), "OFF_TARGET", None)  # the game's own words
+        if told:
+            return str(told)
         if gama_screen.is_table(self.spec.id):
             return "The plot only shows the rounds so far: decide with the input below it."
         if self.spec.board == "table":

@@ -59,6 +59,8 @@ _CLASSIC = {
                                    "(all pick 0, bid G/N, give nothing, Stewart's plan...)"),
     "adaptive": ("Adaptive", "reacts to the last round it saw (best response to the last "
                              "average, the majority dish, retaliation...)"),
+    "minilm": ("MiniLM words", "gives clues and guesses by word similarity (the "
+                               "all-MiniLM-L6-v2 model, run offline)"),
 }
 
 
@@ -67,7 +69,7 @@ def opponents_for(game: GameSpec) -> list[Opponent]:
 
     This is the single place the list is built; language-model opponents join it here.
     """
-    order = ["mcts", "ismcts", "equilibrium", "adaptive", "tit-for-tat", "random"]
+    order = ["mcts", "ismcts", "minilm", "equilibrium", "adaptive", "tit-for-tat", "random"]
     fits = sorted(agents_for(game), key=order.index)
     return [Opponent(spec, *_CLASSIC[spec]) for spec in fits] + llm_opponents()
 
@@ -214,12 +216,14 @@ def new_player_id() -> str:
 # --- the page's menus and the browser's profile ---------------------------------------------
 
 GROUPS = ("Board games", "Cards, dice and bids", "Chance and repeated games",
-          "GAMA-Bench")
+          "Word and social games", "GAMA-Bench")
 
 
 def game_group(game: GameSpec) -> str:
     """Which menu group a game is listed under."""
     if game.benchmark == "GAMA-Bench":
+        return GROUPS[4]
+    if game.grammar.free_text is not None:
         return GROUPS[3]
     if game.board == "grid":
         return GROUPS[0]

@@ -13,6 +13,7 @@ computed (the API and the CSV keep the raw tables).
 
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -28,6 +29,7 @@ MIN_GAMES_ENV = "ARENA_MIN_GAMES"
 DEFAULT_MIN_GAMES = 10
 UNRANKED = "—"
 TOO_FEW = "too few games"
+PENDING = "being computed"
 
 
 def min_games(value: float | None = None) -> int:
@@ -51,6 +53,8 @@ class Standing:
     @property
     def interval(self) -> str:
         r = self.rating
+        if math.isnan(r.low) or math.isnan(r.high):
+            return PENDING  # a live leaderboard's newest entry, before its bootstrap
         return TOO_FEW if r.high - r.low < 1e-9 else f"{_two(r.low)} to {_two(r.high)}"
 
 
@@ -65,7 +69,7 @@ def standings(table: RatingTable, minimum: int) -> list[Standing]:
     """``table``'s rows, ranked among entries with at least ``minimum`` matches."""
     named = names(table.entities)
     ranked = [r for r in table.rows if r.matches >= minimum]
-    out = [Standing(r, named[r.entity], 1 + sum(1 for o in ranked if o.low > r.high))
+    out = [Standing(r, named[r.entity], 1 + sum(1 for o in ranked if _low(o) > _high(r)))
            for r in ranked]
     out.sort(key=lambda s: (s.rank, -s.rating.rating))
     out += [Standing(r, named[r.entity], None) for r in table.rows if r.matches < minimum]
@@ -155,6 +159,15 @@ def note(minimum: int, table: RatingTable) -> str:
             if minimum else "Every entry is ranked.")
     return text + f" '{TOO_FEW}': an interval of no width, which a bootstrap gives when " \
                   "it saw too little to vary. Hover a name for its exact configuration."
+
+
+def _low(r: Rating) -> float:
+    """The interval's low end (the rating itself while the interval is being computed)."""
+    return r.rating if math.isnan(r.low) else r.low
+
+
+def _high(r: Rating) -> float:
+    return r.rating if math.isnan(r.high) else r.high
 
 
 def _two(x: float) -> str:

@@ -25,7 +25,7 @@ from sessions.web.tabs.site import store
 
 BOARD_POLL = 3.0
 """Seconds between the open Leaderboard tab's checks for newly stored sessions (a check is
-one small SQL query; the ratings are recomputed only when something was stored)."""
+one small SQL query; new sessions are read and rated when something was stored)."""
 
 
 BOARD_OUTPUTS = 11
@@ -42,7 +42,7 @@ relative advantage of one entry over another in one game (−1 to 1); GAMA-Bench
 
 @functools.cache
 def leaderboard() -> Leaderboard:
-    return Leaderboard(store())
+    return Leaderboard(store(), live=True)  # new sessions at once, intervals in the background
 
 
 @functools.cache
@@ -74,7 +74,7 @@ def show_board(game: str | None, humans: bool, since: str | None, until: str | N
     games = [("All games", "all")] + [(get(g).title, g) for g in leaderboard().games()]
     summary = f"{escape(view.summary())}<br>{escape(standings.note(least, view.report.overall))}"
     plotted = standings.plotted(view.report.overall, least)
-    return [(view.revision, view.filters, least), gr.update(choices=games),
+    return [(view.version, view.filters, least), gr.update(choices=games),
             f"<div class='arena-note'>{summary}</div>",
             _frame(standings.overall(view, least)),
             _forest(plotted, view.report.settings.level),
@@ -115,7 +115,8 @@ def poll_board(game: str | None, humans: bool, since: str | None, until: str | N
         filters = Filters.parse(game=game, humans_only=humans, since=since, until=until)
     except ValueError:
         return [gr.skip()] * BOARD_OUTPUTS  # the filter's own event says what is wrong
-    if shown == (leaderboard().store.revision(), filters, standings.min_games(minimum)):
+    if shown == (leaderboard().view(filters).version, filters,  # cheap: live views wait
+                 standings.min_games(minimum)):  # for no bootstrap
         return [gr.skip()] * BOARD_OUTPUTS
     return show_board(game, humans, since, until, minimum)
 

@@ -36,11 +36,19 @@ from sessions.web.tabs.table import (
     choose_table,
     show_table,
 )
+from sessions.web.tabs.talk import CSS as TALK_CSS
+from sessions.web.tabs.talk import (
+    arrange_talk,
+    build_talk_setup,
+    build_talk_view,
+    choose_talk,
+    show_talk,
+)
 
 BUTTONS = MAX_BUTTONS
 NARROW = 700
 """Screens narrower than this many CSS pixels get the boards' narrow layouts (a phone)."""
-CSS = play_html.CSS
+CSS = play_html.CSS + TALK_CSS
 HEAD = play_html.HEAD
 PRIVATE: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
 INPUT: dict[str, Any] = {**PRIVATE, "trigger_mode": "multiple"}
@@ -59,7 +67,7 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
         hidden = gr.update(visible=False)
         return [None, play_html.status("Pick a game and an opponent, then press Start."),
                 "", "", "", "", "", *[hidden] * (BUTTONS + 2), *[hidden] * 7, gr.skip(), hidden,
-                *show_table(None), None]
+                *show_table(None), *show_talk(None), None]
     s = screen or session.screen()
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
@@ -80,7 +88,7 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
         # a language model starts thinking: this hidden field changes and starts the panel
         f"{session.id}:{len(session.record.moves)}"
         if s.thinking and llm_page.panel_of(session) is not None else gr.skip(),
-        llm_panel(session, s), *show_table(s.table),
+        llm_panel(session, s), *show_table(s.table), *show_talk(s.talk),
         session.move_number,  # the page sends back the move number it showed (stale clicks)
     ]
 
@@ -296,7 +304,9 @@ def build_setup() -> dict[str, Any]:
                 start_button = gr.Button("Start", variant="primary", elem_id="start")
                 back = gr.Button("Back to the game", visible=False, elem_id="back-to-game")
             table_setup = build_table_setup()
+            talk_setup = build_talk_setup()
     return {"setup": setup, "game": game, "about": about, "rules": rules,
+            "talk_setup": talk_setup,
             "opponent": opponent, "opponent_note": opponent_note, "reasoning": reasoning,
             "key": key, "key_note": key_note, "forget": forget, "seat": seat,
             "start": start_button, "back": back, "table_setup": table_setup}
@@ -318,6 +328,7 @@ def build_area() -> dict[str, Any]:
                                    elem_id="menu", scale=3)
                 menu_play = gr.Button("Play", visible=False, scale=1)
             table_view = build_table_view()
+            talk_view = build_talk_view()
         with gr.Column(scale=2, min_width=300, elem_id="side-column"):
             seats = gr.HTML(elem_id="players")
             status = gr.HTML(elem_id="status")
@@ -355,7 +366,8 @@ def build_area() -> dict[str, Any]:
                 moves = gr.Textbox(interactive=False, elem_id="moves", show_label=False)
                 llm_turn = gr.Textbox(interactive=False, elem_id="llm-turn", show_label=False)
                 seen = gr.Number(None, precision=0, elem_id="move-number", show_label=False)
-    return {"area": area, "board": board, "notice": notice, "buttons": buttons, "menu": menu,
+    return {"area": area, "board": board, "talk_view": talk_view, "notice": notice,
+            "buttons": buttons, "menu": menu,
             "menu_play": menu_play, "table_view": table_view, "players": seats,
             "status": status, "move_list": move_list, "nav": nav, "steps": steps,
             "resign": resign_button, "stop": stop_button, "again": again_button,
@@ -377,7 +389,8 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     outputs = [a["board"], a["status"], a["notice"], a["move_list"], a["players"], a["moves"],
                a["view"], *a["buttons"], a["menu"], a["menu_play"], a["resign"], a["again"],
                a["swap"], a["said"], a["typing"], a["stop"], a["nav"], a["llm_turn"],
-               a["thinking"], *a["table_view"]["outputs"], a["seen"]]
+               a["thinking"], *a["table_view"]["outputs"], *a["talk_view"]["outputs"],
+               a["seen"]]
     framed = [session, s["setup"], bar, title, a["area"], s["back"], *outputs]
     s["game"].change(choose_game, s["game"], [s["about"], s["rules"], s["opponent"], a["hint"]],
                      **PRIVATE)
@@ -406,6 +419,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     s["back"].click(back_to_game, None, [s["setup"], bar, s["back"]], **PRIVATE)
     wire_table(s, a["table_view"], [s["opponent"], s["opponent_note"], s["seat"], s["start"]],
                profile, keyring, session, width, framed)
+    wire_talk(s, a["talk_view"], profile, keyring, session, width, framed)
     return s["game"], s["about"], s["rules"], s["opponent"], a["hint"], width
 
 
@@ -438,3 +452,38 @@ def wire_table(s: dict[str, Any], view: dict[str, Any], duel: list[Any],
     view["decide"].click(decide, [session, view["number"], seen], outputs, **INPUT)
     view["number"].submit(decide, [session, view["number"], seen], outputs, **INPUT)
     view["propose"].click(propose, [session, seen, *view["shares"]], outputs, **INPUT)
+
+
+def start_talk(game_id: str, seat: str, count: float | None, profile: dict, keyring: Keyring,
+               width: float | None, request: gr.Request,
+               *agents: str) -> Iterator[list[Any]]:
+    spec = get(game_id)
+    params = {"num_players": int(count)} if count and "num_players" in spec.default_params \
+        else None
+    seats = params["num_players"] if params else spec.load().num_players()
+    yield from start(game_id, list(agents[: seats - 1]), seat, profile, "", keyring, width,
+                     request, params)
+
+
+def say(session: PlaySession | None, text: str, seen: float | None,
+        request: gr.Request) -> Iterator[list[Any]]:
+    """The talk panel's text box: words through the adapter, like a typed move."""
+    yield from typed(session, text, seen, request)
+
+
+def wire_talk(s: dict[str, Any], view: dict[str, Any], profile: gr.BrowserState,
+              keyring: gr.State, session: gr.State, width: gr.Number,
+              framed: list[Any]) -> None:
+    """The events of the talking games' setup and panel."""
+    setup, game = s["talk_setup"], s["game"]
+    outputs, seen = framed[6:], framed[-1]
+    pickers = [setup["seat"], *setup["agents"]]
+    game.change(choose_talk, game, [setup["box"], setup["count"], *pickers], **PRIVATE)
+    for changed in (setup["count"], setup["seat"]):
+        changed.input(arrange_talk, [game, setup["count"], setup["seat"], *setup["agents"]],
+                      pickers, **PRIVATE)
+    inputs = [game, setup["seat"], setup["count"], profile, keyring, width, *setup["agents"]]
+    words = view["words"]
+    setup["start"].click(start_talk, inputs, framed, **PRIVATE)
+    view["say"].click(say, [session, words, seen], [words, *outputs], **INPUT)
+    words.submit(say, [session, words, seen], [words, *outputs], **INPUT)

@@ -10,7 +10,7 @@ import gradio as gr
 
 from games.gama.common import MAX_PLAYERS
 from games.registry import get
-from sessions.web import gama_screen
+from sessions.web import gama_screen, talk
 from sessions.web.plain import escape, tag
 
 SHARES = MAX_PLAYERS - 1  # Pirate Game's proposal form: one field per pirate below you
@@ -60,7 +60,8 @@ def _share(field: tuple[str, int | None] | None) -> dict[str, Any]:
 def choose_table(game_id: str) -> list[Any]:
     """Show the table setup for GAMA-Bench's games, the one-opponent setup for the others."""
     table = gama_screen.is_table(game_id)
-    duel = [gr.update(visible=not table)] * 4  # opponent, its note, seat, start
+    seated = table or talk.is_talk(game_id)  # talking games have their own setup
+    duel = [gr.update(visible=not seated)] * 4  # opponent, its note, seat, start
     if not table:
         return [*duel, gr.update(visible=False)] + [gr.skip()] * (SHARES + 3)
     defaults = get(game_id).params()

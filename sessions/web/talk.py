@@ -1,0 +1,169 @@
+"""Games played by talking, on the Play tab: the table-talk panel and the table's setup.
+
+The panel shows every utterance the person's seat heard, in order, with who said it (public
+talk for everyone, a private exchange only to its two seats: the game's state decides, the
+renderer's ``talk(state, seat)`` reads it), the seats at the table with their teams as the
+person may know them, whose turn it is (the speaking seat is highlighted), and the person's
+text box with the form their words take now (a Codenames clue, a question...). Words are
+played through the same adapter as every move (``PlaySession.play_text``): an illegal
+clue, talk out of turn or 20,000 characters gets the adapter's or the session's notice and
+changes nothing. Everything here is plain data; the Gradio side
+(``sessions.web.tabs.talk``) escapes every word it shows, so what people and models wrote
+is never read as Markdown or HTML.
+
+Before the game: the seats a person may take (each named as the game names it: ``Red
+spymaster``, ``player 3``), the number of players where the game allows several, and an
+agent for every other seat (a language model may sit in any of them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pyspiel
+
+from games import registry
+from games.registry import GameSpec
+from games.talk import Utterance
+from renderers import renderer, seat_label
+from sessions.record import MatchRecord
+from sessions.web.players import opponent_label, opponents_for
+
+MAX_SEATS = 10
+"""The most seats a talking game is set up with on the page."""
+
+
+class _Match(Protocol):
+    @property
+    def state(self) -> pyspiel.State: ...
+
+    def to_move(self) -> list[int]: ...
+
+
+class PlaySession(Protocol):
+    """What this panel reads of a play session (``sessions.web.play.PlaySession``)."""
+
+    @property
+    def spec(self) -> GameSpec: ...
+
+    @property
+    def human(self) -> int: ...
+
+    @property
+    def record(self) -> MatchRecord: ...
+
+    @property
+    def match(self) -> _Match: ...
+
+    @property
+    def your_turn(self) -> bool: ...
+
+    def legal(self) -> list[Any]: ...
+
+
+def is_talk(game_id: str) -> bool:
+    """Whether ``game_id`` is played by talking (its moves may be words)."""
+    return registry.get(game_id).grammar.free_text is not None
+
+
+@dataclass(frozen=True)
+class Line:
+    """One utterance as the person heard it."""
+
+    speaker: str
+    kind: str
+    text: str
+    yours: bool
+    private: bool
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat at the table: its name, who sits there, the team as the person may know it."""
+
+    name: str
+    player: str
+    team: str
+    you: bool
+    speaking: bool
+
+
+@dataclass(frozen=True)
+class TalkScreen:
+    """The table-talk panel of one session, from the person's seat."""
+
+    seats: tuple[Seat, ...]
+    lines: tuple[Line, ...]
+    prompt: str
+    """What the person's text box takes now ('' when it is not their turn to speak)."""
+    hint: str
+    """The form of the game's words (placeholder of the text box)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"talk": [{"speaker": line.speaker, "kind": line.kind, "text": line.text,
+                          "private": line.private} for line in self.lines],
+                "table": [{"seat": s.name, "player": s.player, "team": s.team,
+                           "speaking": s.speaking} for s in self.seats],
+                "say": self.prompt}
+
+
+def talk_screen(session: PlaySession) -> TalkScreen:
+    """The panel for the person's seat now."""
+    spec, seat, state = session.spec, session.human, session.match.state
+    view = renderer(spec.id)
+    heard: list[Utterance] = view.talk(state, seat)
+    speaking = set(session.match.to_move())
+    known = view.teams_known(state, seat)
+    seats = tuple(
+        Seat(seat_label(spec.id, s), "you" if s == seat else opponent_label(info.spec),
+             known[s] or "", s == seat, s in speaking)
+        for s, info in enumerate(session.record.seats))
+    lines = tuple(Line(seats[u.speaker].name if u.speaker >= 0 else "table", u.kind, u.text,
+                       u.speaker == seat, u.private) for u in heard)
+    form = spec.grammar.free_text
+    hint = form.hint if form is not None else ""
+    words = [m for m in session.legal() if m.says]
+    prompt = f"Your turn: {hint}" if words else ""
+    return TalkScreen(seats, lines, prompt, hint)
+
+
+# --- before the game: who sits where -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TalkSetup:
+    """The choices for a new table of ``players`` seats with the person in ``seat``."""
+
+    seat_choices: list[tuple[str, str]]
+    others: list[str]
+    agents: list[tuple[str, str]]
+    defaults: list[str]
+    players: int
+    counts: tuple[int, int]
+    """The fewest and most seats the game allows (equal when fixed)."""
+
+
+def player_range(spec: GameSpec) -> tuple[int, int]:
+    """The seat counts a talking game allows (its ``num_players`` range, else fixed)."""
+    game = spec.load()
+    kind = game.get_type()
+    if "num_players" in spec.default_params:
+        return max(kind.min_num_players, 2), min(kind.max_num_players, MAX_SEATS)
+    return game.num_players(), game.num_players()
+
+
+def talk_setup(game_id: str, players: int | None, seat: int | None) -> TalkSetup:
+    """Seat and agent choices (``seat`` None: not chosen yet). Agents that fit the game, the
+    offline word agent first where it plays, then random; language models may sit anywhere."""
+    spec = registry.get(game_id)
+    low, high = player_range(spec)
+    count = max(low, min(high, players or spec.load().num_players()))
+    offered = [(o.label, o.spec) for o in opponents_for(spec)]
+    classic = [value for _, value in offered if "/" not in value]
+    seat_choices = [(seat_label(game_id, s), str(s)) for s in range(count)]
+    others = ([seat_label(game_id, s) for s in range(count) if s != seat] if seat is not None
+              else [f"agent {i + 1}" for i in range(count - 1)])
+    defaults = [classic[0] if classic else "random"] * (count - 1)
+    return TalkSetup([*seat_choices, ("random", "random")], others, offered, defaults,
+                     count, (low, high))

@@ -1,0 +1,156 @@
+"""Arctic Scavengers: what each seat sees (text, image, clicks) and what stays hidden.
+
+The game has far too many hidden deals to enumerate, so "the view is the same in every world
+the seat cannot tell apart" is checked over worlds the game deals again itself
+(``resample_from_infostate``), after checking that this redeal depends only on what the seat
+knows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.base import SeatView
+from agents.search import ISMCTSAgent
+from games.actions import legal_moves
+from games.gamebench.arctic_cards import INDEX, NAMES
+from games.gamebench.arctic_sight import sight
+from games.registry import get
+from renderers import renderer
+from sessions.match import Match
+from sessions.record import CHANCE, SeatRecord
+from tests.board_clicks import moves_by_clicking
+from tests.conftest import random_states
+from tests.test_arctic_rules import dealt, hand, play, skirmish
+
+SPEC = get("arctic_scavengers")
+VIEW = renderer("arctic_scavengers")
+C = INDEX
+
+
+def _sampler(seed: int):
+    return np.random.default_rng(seed).random
+
+
+def _decisions(seed: int, every: int = 7) -> list:
+    return [s for s in random_states(SPEC, seed)[::every]
+            if not s.is_chance_node() and not s.is_terminal()]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_redeal_depends_only_on_what_the_seat_knows(seed):
+    for state in _decisions(seed):
+        for seat in range(2):
+            twin = state.resample_from_infostate(seat, _sampler(99))
+            assert twin.information_state_string(seat) == state.information_state_string(seat)
+            first = state.resample_from_infostate(seat, _sampler(seed))
+            second = twin.resample_from_infostate(seat, _sampler(seed))
+            assert str(first) == str(second)  # the truth did not steer the deal
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_text_and_image_are_the_same_in_every_redealt_world(seed):
+    differed = 0
+    for state in _decisions(seed, every=9):
+        for seat in range(2):
+            worlds = [state.resample_from_infostate(seat, _sampler(k)) for k in range(3)]
+            differed += len({str(w) for w in worlds}) > 1
+            text, image = VIEW.text(state, seat), VIEW.image(state, seat)
+            for world in worlds:
+                assert VIEW.text(world, seat) == text
+                assert VIEW.image(world, seat).tobytes() == image.tobytes()
+    assert differed, "no state had cards to hide"
+
+
+def test_the_other_hand_is_never_shown():
+    state = dealt()
+    hand(state, 1, "Medkit", "Medkit", "Medkit")
+    seen_by_me, seen_by_them = VIEW.text(state, 0), VIEW.text(state, 1)
+    pixels = VIEW.image(state, 0).tobytes()
+    hand(state, 1, "Pills", "Pills", "Pills")  # same people, same count: nothing public moved
+    assert VIEW.text(state, 0) == seen_by_me
+    assert VIEW.image(state, 0).tobytes() == pixels
+    assert VIEW.text(state, 1) != seen_by_them
+    assert "Your hand (3): 3 Pills." in VIEW.text(state, 1)
+    assert sight(state, 0).tribes[1].hand is None
+
+
+def test_only_the_initiator_sees_the_peeked_contested_card():
+    state = dealt(initiator=1)
+    for _ in range(2):  # rounds 1 and 2, then round 3's deal and peek
+        play(state, "end gathering", "end gathering")
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+    assert state.round == 3 and state.top is not None
+    assert f"You peeked: the next one is the {NAMES[state.top]}." in VIEW.text(state, 1)
+    assert "peeked" not in VIEW.text(state, 0)
+    assert sight(state, 0).peeked is None and sight(state, 1).peeked == state.top
+
+
+def test_cards_kept_back_are_face_down_until_a_skirmish_shows_them():
+    state = dealt()
+    hand(state, 0, "Grenade", "Brawler")
+    play(state, "end gathering")  # round 1: no skirmish, kept face down
+    theirs = sight(state, 1).tribes[0]
+    assert theirs.force is None and theirs.force_count == 2
+    assert "kept 2 cards in hand, face down" in VIEW.text(state, 1)
+    play(state, "end gathering")
+    assert sight(state, 1).tribes[0].discard_seen == ()
+    assert sight(state, 0).tribes[0].discard_seen == (C["Brawler"], C["Grenade"])
+    state = skirmish({0: ["Grenade", "Brawler"], 1: ["Scavenger"]})
+    assert any("player 1 fights with Brawler + Grenade" in line for line in state.log)
+    assert (C["Grenade"], True) in state.tribes[0].discard  # shown at the skirmish
+
+
+def test_chance_draws_are_not_in_anyones_move_list():
+    seats = [SeatRecord("random", "random", "random")] * 2
+    match = Match("arctic_scavengers", seats, seed=3)
+    assert any(m.seat == CHANCE for m in match.record.moves)
+    for seat in range(2):
+        assert all(m.seat != CHANCE for m in match.visible_moves(seat))
+
+
+def test_every_legal_move_is_one_click_on_the_table():
+    for seed in (0, 1):
+        for state in _decisions(seed, every=3):
+            seat = state.current_player()
+            legal = {m.action for m in legal_moves(SPEC, state, seat)}
+            spots = VIEW.centres(state, seat)
+            reached = moves_by_clicking(SPEC, VIEW, state, seat, spots.items(),
+                                        spots.__getitem__)
+            assert set(reached) == legal, (state.phase, sorted(spots))
+
+
+def test_clicks_off_the_moves_say_what_was_clicked():
+    state = dealt()
+    hand(state, 0, "Shovel", "Brawler")
+    spots = VIEW.centres(state, 0)
+    assert set(spots) >= {"dig", "end gathering", "trash"}
+    layout = VIEW.layout(state, 0)[1]
+    card = next(s for s in layout if s.kind == "card" and s.text == "Shovel")
+    x0, y0, x1, y1 = card.box
+    assert VIEW.hit_test(state, 0, (x0 + x1) / 2, (y0 + y1) / 2) == "Shovel"  # not a move now
+    assert VIEW.hit_test(state, 0, 2, 2) is None  # the header
+    play(state, "dig")
+    assert VIEW.hit_test(state, 0, (x0 + x1) / 2, (y0 + y1) / 2) == "add Shovel"
+
+
+def test_the_table_image_of_a_seat_is_its_own():
+    state = dealt()
+    assert VIEW.image(state, 0).tobytes() != VIEW.image(state, 1).tobytes()
+    assert VIEW.image(state, 0).size[0] == VIEW.WIDTH
+
+
+def test_ismcts_decides_the_same_whatever_the_hidden_cards():
+    game = SPEC.load()
+    state = _decisions(2, every=11)[4]
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, _sampler(5))
+    assert str(twin) != str(state)
+    picks = []
+    for world in (state, twin):
+        agent = ISMCTSAgent(game, seed=3, simulations=30, seconds=0)
+        view = SeatView(SPEC, seat, "", tuple(legal_moves(SPEC, world, seat)), (), world.clone())
+        picks.append(agent.act(view).proposal.action)
+    assert picks[0] == picks[1]

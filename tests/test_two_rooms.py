@@ -1,0 +1,144 @@
+"""Two Rooms and a Boom: the deck, rooms and leaders, shares seen only by the two seats, room
+talk heard only in the room, hostages, the official win rule, teams in the record."""
+
+from __future__ import annotations
+
+import pyspiel
+import pytest
+
+from agents.specs import parse_spec
+from games import registry, talk
+from games.actions import MoveError, Text, resolve
+from games.gamebench import two_rooms_and_a_boom as tr
+from renderers import image_view, png, text_view
+from sessions.match import Match
+from sessions.record import MatchRecord, SeatRecord, replay
+from sessions.tournament import play_one
+
+SPEC = registry.get("two_rooms_and_a_boom")
+R, B, P, X, G = tr.RED_TEAM, tr.BLUE_TEAM, tr.PRESIDENT, tr.BOMBER, tr.GAMBLER
+
+
+def dealt(cards: list[int], rooms: list[int], leaders: tuple[int, int]) -> tr.TwoRoomsState:
+    game = SPEC.load(SPEC.params({"num_players": len(cards)}))
+    state = game.new_initial_state()
+    for action in [*cards, *rooms, *leaders]:
+        state.apply_action(action)
+    return state
+
+
+def play(state: pyspiel.State, text: str) -> None:
+    move = resolve(SPEC, state, state.current_player(), Text(text=text))
+    talk.apply(state, move.action, move.text)
+
+
+SIX = ([P, X, R, R, B, B], [0, 0, 0, 1, 1, 1], (0, 3))
+"""President and Bomber in room 1 (players 1-3), leaders player 1 and player 4."""
+
+
+@pytest.mark.parametrize("players", range(6, 11))
+def test_the_basic_deck_and_every_seat_is_told_its_card(players):
+    params = SPEC.params({"num_players": players})
+    pyspiel.random_sim_test(SPEC.load(params), num_sims=3, serialize=True, verbose=False)
+    for seed in range(4):
+        match = Match(SPEC.id, [SeatRecord("random", "random", "random")] * players,
+                      seed=seed, params=params)
+        state = match.state
+        assert sorted(state.cards) == sorted(tr.deck(players))
+        assert (G in state.cards) == (players % 2 == 1)
+        assert sorted([state.rooms.count(0), state.rooms.count(1)]) == \
+            [players // 2, (players + 1) // 2]
+        for seat in range(players):
+            card = tr.CARDS[state.cards[seat]]
+            assert f"Your card: {card}" in text_view(SPEC.id, state, seat)
+            shown = [m.label for m in match.visible_moves(seat)]
+            assert not any("dealt" in label for label in shown)
+
+
+def test_a_card_share_is_seen_by_the_two_seats_only():
+    state = dealt(*SIX)
+    play(state, "card share with player 2")
+    assert state.current_player() == 1
+    play(state, "accept")
+    assert state.known(0)[1] == "Bomber" and state.known(1)[0] == "President"
+    assert 1 not in state.known(2) and 0 not in state.known(2)
+    for seat in (2, 3, 4, 5):
+        view = text_view(SPEC.id, state, seat)
+        assert "player 2: Bomber" not in view and "shows player" not in view
+    assert "shows player 1: Bomber" in text_view(SPEC.id, state, 0)
+    assert "shows player 1" not in text_view(SPEC.id, state, 2)
+    assert "a card share with player 2" in text_view(SPEC.id, state, 2)  # room sees it happen
+    assert "card share" not in text_view(SPEC.id, state, 4)  # the other room does not
+
+
+def test_room_talk_stays_in_the_room_and_words_are_checked():
+    state = dealt(*SIX)
+    with pytest.raises(MoveError, match="say: <statement>"):
+        resolve(SPEC, state, 0, Text(text="ask player 2: who are you?"))
+    with pytest.raises(MoveError, match="characters"):
+        resolve(SPEC, state, 0, Text(text="say: " + "x" * 20_000))
+    play(state, "say: I am the President, trust me")
+    assert "trust me" in text_view(SPEC.id, state, 2)
+    assert "trust me" not in text_view(SPEC.id, state, 3)
+
+
+def test_a_colour_share_refused_shows_nothing():
+    state = dealt(*SIX)
+    play(state, "colour share with player 3")
+    play(state, "refuse")
+    assert 2 not in state.known(0) and 0 not in state.known(2)
+    state = dealt(*SIX)
+    play(state, "colour share with player 3")
+    play(state, "accept")
+    assert state.known(0)[2] == "red team" and state.known(2)[0] == "blue team"
+
+
+def test_seats_see_the_same_whatever_cards_they_were_not_shown():
+    """Swapping two cards a seat has not seen changes nothing in its text or image."""
+    cards, rooms, leaders = SIX
+    for seat in range(6):
+        for a, b in ((1, 2), (3, 4), (1, 5)):
+            if seat in (a, b):
+                continue
+            other = list(cards)
+            other[a], other[b] = other[b], other[a]
+            if other == cards:
+                continue
+            one, two = dealt(cards, rooms, leaders), dealt(other, rooms, leaders)
+            for state in (one, two):
+                play(state, "say: hello")
+            assert text_view(SPEC.id, one, seat) == text_view(SPEC.id, two, seat)
+            assert png(image_view(SPEC.id, one, seat)) == png(image_view(SPEC.id, two, seat))
+
+
+def test_hostages_then_the_official_win_rule():
+    state = dealt(*SIX)
+    for round_number in range(3):
+        while not state.choosing:
+            play(state, "pass")
+        assert state.current_player() == 0  # room 1's leader
+        with pytest.raises(MoveError):
+            resolve(SPEC, state, 0, Text(text="send player 1"))  # not the leader
+        mates = [s for s in state.room_of(0) if s != 0]
+        play(state, f"send player {mates[0] + 1}")
+        assert state.current_player() == 3
+        play(state, f"send player {[s for s in state.room_of(3) if s != 3][0] + 1}")
+        assert state.round == round_number + 1
+    assert state.is_terminal()
+    together = state.rooms[1] == state.rooms[0]
+    assert state.red_wins() == together
+    red = 1.0 if together else -1.0
+    assert state.returns() == [-red, red, red, red, -red, -red]
+
+
+def test_the_gambler_bets_last_and_teams_are_recorded():
+    for seed in range(3):
+        record = play_one(SPEC.id, [parse_spec("random")] * 7, seed=seed,
+                          params={"num_players": 7})
+        assert record.outcome == "normal"
+        gambler = replay(record).gambler()
+        assert record.moves[-1].seat == gambler and "bet" in record.moves[-1].label
+        assert record.seats[gambler].team == "grey"
+        assert sorted(s.team for s in record.seats) == ["blue"] * 3 + ["grey"] + ["red"] * 3
+        restored = MatchRecord.from_json(record.to_json())
+        assert list(replay(restored).returns()) == record.returns
