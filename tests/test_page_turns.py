@@ -89,10 +89,10 @@ def test_a_click_while_the_opponent_thinks_is_answered_and_the_notice_does_not_g
     lock = threading.Lock()
     sent, worker = as_gradio(respond(session, lambda s: s.click(*centre(s, "C2R2")), lock,
                                      hold=0.05))
-    wait_until(lambda: sent)  # the agent took longer than `hold`: the turn lets go
-    thinking = sent[0]
+    wait_until(lambda: len(sent) >= 2)  # the agent took longer than `hold`: the turn lets go
+    mine, thinking = sent[:2]
+    assert mine.image is not None and mine.rows[-1].label == "C2R2"  # drawn at once
     assert thinking.thinking and "Random is thinking" in thinking.status
-    assert thinking.image is not None  # the person's move is drawn at once
     [answer] = drain(respond(session, lambda s: s.click(*centre(s, "C1R1")), lock))
     assert answer.notice == "Wait: Random is thinking."  # answered, not dropped
     assert [m.label for m in session.record.moves] == ["C2R2"]

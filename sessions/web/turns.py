@@ -6,10 +6,10 @@ the second input was refused as "not your turn" a moment before the reply came, 
 was overwritten by a screen computed earlier and sent later. So the Play tab's inputs go
 through :func:`respond`, which gives each browser tab one turn at a time:
 
-- An input waits for the tab's lock, is played (or refused with a notice), and the agents'
-  reply is run inside the same turn for up to ``hold`` seconds: a second click made while a
-  quick opponent answers is played on the position after that answer, like a move made on a
-  real board.
+- An input waits for the tab's lock, is played (or refused with a notice) and shown at once,
+  and the agents' reply is run inside the same turn for up to ``hold`` seconds: a second
+  input waits for that reply (and is played only if it was made on the position it meets:
+  the move number the page showed, see ``PlaySession``).
 - Agents that take longer (MCTS for seconds, a language model) are left thinking: the turn
   shows "… is thinking" and lets go of the lock, so an input in the meantime is answered at
   once ("Wait: … is thinking"), and the Stop button works. When the reply lands, that notice
@@ -68,8 +68,12 @@ def respond(session: PlaySession, act: Callable[[PlaySession], Any], lock: threa
     the tab's game (a replaced game shows nothing more)."""
     held = _take(lock, wait)
     try:
+        moves = len(session.record.moves)
         act(session)
         drawn: int | None = None  # the move count of the last board image sent
+        if len(session.record.moves) > moves and session.agents.to_move() and current():
+            drawn = len(session.record.moves)
+            yield session.screen()  # the person's move at once (the turn keeps the lock)
         for _ in session.advance(poll=hold):
             if not held:
                 held = _take(lock, wait)
