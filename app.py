@@ -24,8 +24,9 @@ from agents.llm import local_servers
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
-from sessions.web.tabs import api, consent, history, leaderboard, play, serving
+from sessions.web.tabs import api, consent, history, leaderboard, play, serving, watch
 from sessions.web.tabs.site import OPEN, TURNS
+from sessions.web.watch import HOSTS
 
 
 def build_app() -> gr.Blocks:
@@ -41,6 +42,7 @@ def build_app() -> gr.Blocks:
         with gr.Tab("Play"):
             game, about, rules, opponent, hint, width = play.build_play(profile, session,
                                                                         keyring)
+        watching = watch.build_watch(keyring)
         history.build_history(profile)
         leaderboard.build_leaderboard()
         api.build_api(session, keyring)
@@ -50,6 +52,7 @@ def build_app() -> gr.Blocks:
         app.load(play.choose_game, game, [about, rules, opponent, hint],
                  api_visibility="private")
         app.load(None, None, width, js=play.WIDTH_JS)  # phones get narrow board layouts
+        watch.wire_load(app, watching)  # ?watch=<id> links and the showcase
         app.unload(_closed)
     return app
 
@@ -62,6 +65,7 @@ def _expire(session: PlaySession | None) -> None:
 def _closed(request: gr.Request) -> None:
     OPEN.close(request.session_hash or "")
     TURNS.forget(request.session_hash or "")
+    HOSTS.close(request.session_hash or "")
     llm_page.forget_keys(request.session_hash or "")
 
 

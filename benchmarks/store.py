@@ -46,7 +46,8 @@ def build(path: Path, sessions: int) -> None:
                           record.scores[seat] if record.scores else None,
                           record.returns[seat] if record.returns else None)
                          for seat, s in enumerate(record.seats)]
-            db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)", matches)
+            db.executemany("INSERT INTO matches (id, game, outcome, research_use, started_at, "
+                           "ended_at, record) VALUES (?, ?, ?, ?, ?, ?, ?)", matches)
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()

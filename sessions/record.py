@@ -22,6 +22,8 @@ APP_VERSION = "0.1.0"
 CHANCE = -1
 
 Outcome = Literal["normal", "forfeit", "abandoned"]
+TAGS = ("blind", "watch", "showcase")
+"""The tags a session may carry (``MatchRecord.tags``)."""
 
 
 @dataclass
@@ -99,6 +101,10 @@ class MatchRecord:
     raw score and 0-100 score per seat, per entity and for the whole table)."""
     started_at: float = field(default_factory=time.time)
     ended_at: float | None = None
+    tags: list[str] = field(default_factory=list)
+    """What kind of session this was beyond its seats (:data:`TAGS`): ``blind`` (a person
+    played a model whose name was hidden until the end), ``watch`` (agents played on the
+    Watch tab), ``showcase`` (an exhibition game of the landing page)."""
     schema: int = SCHEMA_VERSION
     app_version: str = APP_VERSION
 

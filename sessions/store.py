@@ -79,9 +79,16 @@ class Store:
         """Where the store is, for messages (a path, or the URL without its password)."""
         self.backend: str = self._db.dialect
         self.readonly = readonly
-        self.incremental = self.backend == "sqlite"
+        version = self._db.schema_version()
+        self._seq = "m.seq" if version >= 5 else "m.rowid" if self.backend == "sqlite" else None
+        """The SQL of a session's place in the write order (a read-only store before schema
+        5: SQLite's rowid; none on PostgreSQL)."""
+        self.incremental = self._seq is not None
         """Whether :meth:`results` and :meth:`records` can read only what was written after
-        a ``seq`` (SQLite's rowid). PostgreSQL keeps no write order yet: readers read all."""
+        a ``seq`` (every store written by this version; not a read-only PostgreSQL store
+        older than schema 5, whose readers read all)."""
+        self._tags = "m.tags" if version >= 4 else "''"
+        """Stores older than schema 4 (read without migrating) have no tags column."""
 
     def close(self) -> None:
         self._db.close()
@@ -108,19 +115,18 @@ class Store:
         ]
         with self._errors(), self._db.transaction() as db:
             values = (record.id, record.game, record.outcome, int(record.research_use),
-                      record.started_at, record.ended_at, record.to_json())
-            if self.incremental:
-                # SQLite: the session's seq (rowid) is taken before its old row goes, inside
-                # the write transaction, so a session saved again always comes after
-                # everything read so far (results(after=...))
-                seq = db.execute("SELECT coalesce(max(rowid), 0) + 1 FROM matches").fetchone()
-                db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
-                db.execute("INSERT INTO matches (rowid, id, game, outcome, research_use, "
-                           "started_at, ended_at, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (seq[0], *values))
-            else:
-                db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
-                db.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+                      record.started_at, record.ended_at, record.to_json(),
+                      " ".join(record.tags))
+            # the session's seq is taken inside the write transaction, before its old row
+            # goes, so a session saved again comes after everything read so far
+            # (results(after=...)); PostgreSQL's comes with the transaction (its revision)
+            seq = getattr(db, "seq", None)
+            if seq is None:
+                seq = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM matches").fetchone()[0]
+            db.execute("DELETE FROM matches WHERE id = ?", (record.id,))
+            db.execute("INSERT INTO matches (id, game, outcome, research_use, started_at, "
+                       "ended_at, record, tags, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (*values, seq))
             db.executemany("INSERT INTO seats (match_id, seat, kind, entity, player_id, score,"
                            " return, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
@@ -203,44 +209,74 @@ class Store:
 
     def results(self, *, after: int = 0) -> list[dict[str, Any]]:
         """Every stored session's result without its moves, oldest first: id, game, outcome,
-        research_use, ended_at, seats [{kind, entity, player_id, score, return, team}] and
-        seq.
+        research_use, ended_at, tags, seats [{kind, entity, player_id, score, return, team}]
+        and seq.
 
         What ratings need, read from the seats table instead of parsing whole records. A
-        read-only store older than schema 3 has no teams (None). ``seq`` grows with every
-        write, a session saved again included (SQLite's rowid; 0 on PostgreSQL, which
-        keeps no write order yet); ``after`` reads only the sessions written after that
-        seq, so a reader that keeps up reads each session once and notices one saved again
-        (its id comes back). Only where :attr:`incremental`.
+        read-only store older than schema 3 has no teams (None), older than 4 no tags.
+        ``seq`` grows with every write, a session saved again included (0 in a read-only
+        PostgreSQL store older than schema 5); ``after`` reads only the sessions written
+        after that seq, so a reader that keeps up reads each session once and notices one
+        saved again (its id comes back). Only where :attr:`incremental`.
         """
         team = "s.team" if self.schema_version() >= 3 else "NULL"
-        seq = "m.rowid" if self.incremental else "0"
+        seq = f"coalesce({self._seq}, 0)" if self._seq else "0"
         # SQLite's CROSS JOIN keeps matches outermost: it would otherwise scan every seat to
         # find the few sessions after ``after`` (70 ms instead of 0.2 ms at 100,000 sessions)
-        join = "CROSS JOIN" if self.incremental else "JOIN"
+        join = "CROSS JOIN" if self.backend == "sqlite" else "JOIN"
         rows = self._query(
-            f"SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, {seq}, s.seat, "
-            f"s.kind, s.entity, s.player_id, s.score, s.return, {team} FROM matches m "
+            f"SELECT m.id, m.game, m.outcome, m.research_use, m.ended_at, {seq}, {self._tags}, "
+            f"s.seat, s.kind, s.entity, s.player_id, s.score, s.return, {team} FROM matches m "
             f"{join} seats s ON s.match_id = m.id WHERE {self._after(after, 'm.')} "
             "ORDER BY m.ended_at ASC NULLS FIRST, m.id, s.seat", (after,) if after else ())
         out: list[dict[str, Any]] = []
-        for match_id, game, outcome, research, ended_at, written, _, kind, entity, player, \
-                score, ret, side in rows:
+        for match_id, game, outcome, research, ended_at, written, tags, _, kind, entity, \
+                player, score, ret, side in rows:
             if not out or out[-1]["id"] != match_id:
                 out.append({"id": match_id, "game": game, "outcome": outcome,
                             "research_use": bool(research), "ended_at": ended_at,
-                            "seq": int(written), "seats": []})
+                            "seq": int(written), "tags": tags.split(), "seats": []})
             out[-1]["seats"].append({"kind": kind, "entity": entity, "player_id": player,
                                      "score": score, "return": ret, "team": side})
         return out
+
+    def tagged(self, tag: str, *, since: float | None = None) -> Iterator[MatchRecord]:
+        """Stored sessions carrying ``tag`` (``MatchRecord.tags``) that ended at or after
+        ``since``, oldest first."""
+        if self._tags == "''":
+            return
+        sql = "SELECT m.record, m.tags FROM matches m WHERE m.tags LIKE ?"
+        args: list[Any] = [f"%{tag}%"]
+        if since is not None:
+            sql += " AND m.ended_at >= ?"
+            args.append(since)
+        for text, tags in self._query(sql + " ORDER BY m.ended_at, m.id", tuple(args)):
+            if tag in tags.split():
+                yield MatchRecord.from_json(text)
+
+    def rated_counts(self, entities: Iterable[str]) -> dict[str, int]:
+        """How many stored sessions each of ``entities`` played that ratings may count
+        (not abandoned, shared for research); 0 for those never seen."""
+        wanted = list(dict.fromkeys(entities))
+        counts = dict.fromkeys(wanted, 0)
+        for start in range(0, len(wanted), 500):
+            chunk = tuple(wanted[start:start + 500])
+            marks = ", ".join("?" * len(chunk))
+            for entity, count in self._query(
+                    "SELECT s.entity, count(DISTINCT s.match_id) FROM seats s JOIN matches m "
+                    "ON m.id = s.match_id "
+                    f"WHERE m.outcome != 'abandoned' AND m.research_use = 1 AND s.entity IN "
+                    f"({marks}) GROUP BY s.entity", chunk):
+                counts[entity] = int(count)
+        return counts
 
     def _after(self, after: int, table: str = "") -> str:
         """The SQL condition "written after ``after``"."""
         if not after:
             return "1 = 1"
-        if not self.incremental:
+        if self._seq is None:
             raise ValueError(f"{self.where} keeps no write order: read everything (after=0)")
-        return f"{table}rowid > ?"
+        return f"{table}{self._seq.removeprefix('m.')} > ?"
 
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self._errors():

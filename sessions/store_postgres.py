@@ -128,11 +128,15 @@ class PostgresDatabase:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[_Writer]:
+        """A write transaction. It first takes the next revision (the row lock that holds
+        until commit makes concurrent writers, other replicas too, commit in that order):
+        the writer's ``seq``."""
         with self._lock:
             self._again(lambda: self._conn.execute("SELECT 1"))
             with self._conn.transaction():
-                yield _Writer(self._conn)
-                self._conn.execute("UPDATE arena_store SET revision = revision + 1")
+                row = self._conn.execute("UPDATE arena_store SET revision = revision + 1 "
+                                         "RETURNING revision").fetchone()
+                yield _Writer(self._conn, int(row[0]))
 
     def revision(self) -> tuple[int, int, int]:
         rows = self.query("SELECT (SELECT count(*) FROM matches), revision FROM arena_store")
@@ -158,8 +162,10 @@ class PostgresDatabase:
 class _Writer:
     """Executes ``?``-style SQL inside a transaction (the shape sqlite3's connection has)."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, seq: int) -> None:
         self._conn = conn
+        self.seq = seq
+        """The place of this write in the store's write order."""
 
     def execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
         return self._conn.execute(sql.replace("?", "%s"), args)

@@ -207,7 +207,7 @@ def test_a_version_1_store_is_migrated_on_open_and_keeps_its_sessions(store_loca
         assert store.schema_version() == 1 and store.get(record.id) == record
         assert store.results()[0]["seats"][0]["team"] is None  # no team column yet
     with Store(store_location) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 3
+        assert store.schema_version() == SCHEMA_VERSION == 5
         assert store.get(record.id) == record
         assert [s["team"] for s in store.results()[0]["seats"]] == [None, None]  # 3: teams
         assert store.summaries(player_id=None)[0]["id"] == record.id
@@ -217,7 +217,53 @@ def test_a_version_1_store_is_migrated_on_open_and_keeps_its_sessions(store_loca
     else:
         indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     db.close()
-    assert "seats_player" in indexes
+    assert {"seats_player", "matches_seq"} <= indexes
+
+
+def test_both_backends_keep_a_write_order_that_readers_can_follow(store_location):
+    """Schema 4: every save takes the next seq, a session saved again too, so a reader that
+    keeps up (the live Leaderboard) reads only what was written since its last read, also
+    from another Store (another replica) and on PostgreSQL."""
+    first, second = _record(1), _record(2)
+    with Store(store_location) as writer, Store(store_location) as reader:
+        assert writer.incremental and reader.incremental
+        writer.save(first)
+        writer.save(second)
+        rows = reader.results()
+        assert [r["id"] for r in rows] == [first.id, second.id]
+        last = max(r["seq"] for r in rows)
+        assert reader.results(after=last) == []
+        writer.save(first)  # saved again: it comes back, after everything read so far
+        again = reader.results(after=last)
+        assert [r["id"] for r in again] == [first.id] and again[0]["seq"] > last
+        assert [r.id for r in reader.records(after=last)] == [first.id]
+
+
+def test_tags_are_stored_filtered_and_counted_and_an_older_store_reads_none(store_location):
+    blind, plain = _record(1), _record(2)
+    blind.tags = ["blind"]
+    abandoned = _record(3)
+    abandoned.outcome, abandoned.tags = "abandoned", ["showcase"]
+    with Store(store_location) as store:
+        for record in (blind, plain, abandoned):
+            store.save(record)
+        assert store.get(blind.id).tags == ["blind"]
+        tags = {row["id"]: row["tags"] for row in store.results()}
+        assert tags == {blind.id: ["blind"], plain.id: [], abandoned.id: ["showcase"]}
+        assert [r.id for r in store.tagged("blind")] == [blind.id]
+        assert [r.id for r in store.tagged("showcase", since=abandoned.ended_at)] == \
+            [abandoned.id]
+        assert list(store.tagged("showcase", since=abandoned.ended_at + 1)) == []
+        counts = store.rated_counts(["random", "mcts:1000:2s"])
+        assert counts == {"random": 2, "mcts:1000:2s": 0}  # per session, abandoned left out
+
+
+def test_a_version_1_store_read_without_migrating_has_no_tags(store_location):
+    record = _record(4)
+    _make_v1_store(store_location, record)
+    with Store(store_location, readonly=True) as store:
+        assert [row["tags"] for row in store.results()] == [[]]
+        assert list(store.tagged("blind")) == []
 
 
 def test_a_store_of_a_newer_version_is_refused_on_both_backends(store_location):

@@ -45,20 +45,23 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Filters:
-    """Which sessions to rate: one game (None = all), only those with a human seat, and
-    those that ended in [since, until) (seconds since the epoch; None = no bound)."""
+    """Which sessions to rate: one game (None = all), only those with a human seat, those
+    that ended in [since, until) (seconds since the epoch; None = no bound), and only blind
+    battles (a person against a model whose name was hidden until the end)."""
 
     game: str | None = None
     humans_only: bool = False
     since: float | None = None
     until: float | None = None
+    blind_only: bool = False
 
     @classmethod
     def parse(cls, *, game: str | None = None, humans_only: bool = False,
-              since: str | float | None = None, until: str | float | None = None) -> Filters:
+              since: str | float | None = None, until: str | float | None = None,
+              blind_only: bool = False) -> Filters:
         """Filters from UI values: "" or "all" for every game, dates as text."""
         return cls(None if game in (None, "", "all") else game, bool(humans_only),
-                   parse_when(since), parse_when(until, end=True))
+                   parse_when(since), parse_when(until, end=True), bool(blind_only))
 
     def slug(self) -> str:
         """A file name stem saying what was chosen: leaderboard-all-humans-from-2025-01-01."""
@@ -66,6 +69,7 @@ class Filters:
             return datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d")
         parts = ["leaderboard", self.game or "all"]
         parts += ["humans"] if self.humans_only else []
+        parts += ["blind"] if self.blind_only else []
         parts += ["from", day(self.since)] if self.since is not None else []
         parts += ["to", day(self.until - 1)] if self.until is not None else []
         return "-".join(parts)
@@ -194,8 +198,8 @@ def gama_scores(records: list[MatchRecord], filters: Filters,
     """GAMA-Bench's table (mean ± std (sessions) of the 0-100 score per game, and overall)
     over the sessions the filters and their players' consent let in. ``tally`` (for
     filters of at most a game) holds the sessions counted before: only new ones are added."""
-    if tally is not None and not (filters.humans_only or filters.since is not None
-                                  or filters.until is not None):
+    if tally is not None and not (filters.humans_only or filters.blind_only
+                                  or filters.since is not None or filters.until is not None):
         for record in records:
             if record.research_use and record.id not in tally.seen:
                 tally.add(record)
@@ -210,6 +214,7 @@ def _passes(record: MatchRecord, filters: Filters) -> bool:
     ended = record.ended_at
     return ((filters.game is None or record.game == filters.game)
             and (not filters.humans_only or any(s.kind == "human" for s in record.seats))
+            and (not filters.blind_only or "blind" in record.tags)
             and (filters.since is None or (ended is not None and ended >= filters.since))
             and (filters.until is None or (ended is not None and ended < filters.until)))
 
@@ -377,8 +382,8 @@ class Leaderboard:
                revision: tuple[int, int, int]) -> LeaderboardView:
         """The last full view with the newest sessions counted (point ratings), or as it
         was when the filters need the whole bootstrap (people only, dates, by player)."""
-        if filters.humans_only or filters.since is not None or filters.until is not None \
-                or self.player_min_matches:
+        if filters.humans_only or filters.blind_only or filters.since is not None \
+                or filters.until is not None or self.player_min_matches:
             return base
         snapshot = self.reader.snapshot(results=False)
         self._points.update(self.reader)
@@ -401,12 +406,12 @@ class Leaderboard:
         results = snapshot.results
         if self.player_min_matches:
             results = by_player(results, self.player_min_matches)
-        simple = not (filters.humans_only or filters.since is not None
+        simple = not (filters.humans_only or filters.blind_only or filters.since is not None
                       or filters.until is not None)
         chosen = (snapshot.by_game.get(filters.game, []) if filters.game else results) \
             if simple and not self.player_min_matches else \
             select(results, game=filters.game, humans_only=filters.humans_only,
-                   since=filters.since, until=filters.until)
+                   since=filters.since, until=filters.until, blind_only=filters.blind_only)
         if simple and not self.player_min_matches:
             rows, skipped = snapshot.nra.rows(filters.game), snapshot.nra.skipped(filters.game)
         else:

@@ -93,7 +93,7 @@ class StoreReader:
             revision = self.store.revision()
             if revision == self._revision:
                 return revision
-            if not getattr(self.store, "incremental", False):  # PostgreSQL: no write order
+            if not getattr(self.store, "incremental", False):  # an old read-only PostgreSQL store
                 self._reset()
                 rows = self.store.results()
             else:

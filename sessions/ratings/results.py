@@ -40,6 +40,8 @@ class MatchResult:
     teams: tuple[str | None, ...] = ()
     """Each seat's team in a team game (empty otherwise); :func:`opposing_pairs` turns such
     a result into its two-seat comparisons before anything is rated."""
+    tags: tuple[str, ...] = ()
+    """The session's tags (``blind`` for a blind battle; see ``MatchRecord.tags``)."""
 
     @property
     def tie(self) -> bool:
@@ -70,7 +72,7 @@ def result_of(record: MatchRecord) -> MatchResult | str:
               "team": s.team}
              for i, s in enumerate(record.seats)]
     return _result(record.id, record.game, record.outcome, record.research_use,
-                   record.ended_at, seats)
+                   record.ended_at, seats, tuple(record.tags))
 
 
 def results_from_records(records: Iterable[MatchRecord]) -> ResultSet:
@@ -91,7 +93,7 @@ def results_from_store(store: Any) -> ResultSet:
 def result_of_row(row: dict[str, Any]) -> MatchResult | str:
     """The result of one row of ``Store.results()``, or the reason it cannot be rated."""
     return _result(row["id"], row["game"], row["outcome"], row["research_use"],
-                   row["ended_at"], row["seats"])
+                   row["ended_at"], row["seats"], tuple(row.get("tags", ())))
 
 
 def _collect(out: ResultSet, result: MatchResult | str) -> None:
@@ -131,7 +133,8 @@ def opposing_pairs(result: MatchResult) -> list[MatchResult]:
 
 
 def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
-            ended_at: float | None, seats: list[dict[str, Any]]) -> MatchResult | str:
+            ended_at: float | None, seats: list[dict[str, Any]],
+            tags: tuple[str, ...] = ()) -> MatchResult | str:
     if outcome is None:
         return "unfinished"
     if outcome == "abandoned":
@@ -151,7 +154,7 @@ def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
     return MatchResult(game, entities, tuple(float(x) for x in scores),
                        None if any(r is None for r in returns) else tuple(map(float, returns)),
                        ended_at, tuple(s["player_id"] for s in seats), match_id,
-                       teams if any(t is not None for t in teams) else ())
+                       teams if any(t is not None for t in teams) else (), tags)
 
 
 def by_player(results: Sequence[MatchResult], min_matches: int) -> list[MatchResult]:
@@ -191,9 +194,10 @@ def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
 
 def select(results: Iterable[MatchResult], *, game: str | None = None,
            humans_only: bool = False, since: float | None = None,
-           until: float | None = None) -> list[MatchResult]:
-    """Results of one game, with a human seat, or ended in [since, until)."""
+           until: float | None = None, blind_only: bool = False) -> list[MatchResult]:
+    """Results of one game, with a human seat, ended in [since, until), or blind battles."""
     return [r for r in results
             if (game is None or r.game == game) and (not humans_only or r.has_human)
+            and (not blind_only or "blind" in r.tags)
             and (since is None or (r.ended_at is not None and r.ended_at >= since))
             and (until is None or (r.ended_at is not None and r.ended_at < until))]

@@ -46,7 +46,7 @@ from sessions.web import reach
 from sessions.web.llm_panel import Panel
 
 if TYPE_CHECKING:
-    from sessions.web.play import PlaySession
+    from sessions.web.live import LiveGame
 
 MAX_KEY = 500
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
@@ -239,10 +239,10 @@ def with_reasoning(opponent: str | Sequence[str], reasoning: str | None
 # --- seats ------------------------------------------------------------------------------
 
 
-_PANELS: weakref.WeakKeyDictionary[PlaySession, Panel] = weakref.WeakKeyDictionary()
+_PANELS: weakref.WeakKeyDictionary[LiveGame, Panel] = weakref.WeakKeyDictionary()
 
 
-def panel_of(session: PlaySession | None) -> Panel | None:
+def panel_of(session: LiveGame | None) -> Panel | None:
     """The thinking panel of a game with language-model seats (None for other games)."""
     return _PANELS.get(session) if session is not None else None
 
@@ -267,7 +267,7 @@ class Seating:
         return make_agent(spec, game, params, seed=seed, api_key=self.keyring.get(
             key_slot(entry)), on_event=self.panel.hear)
 
-    def attach(self, session: PlaySession) -> None:
+    def attach(self, session: LiveGame) -> None:
         if self.llm_seats:
             self.panel.follow(session)
             _PANELS[session] = self.panel

@@ -32,7 +32,7 @@ from sessions.usage import session_usage
 from sessions.web.llm_panel_html import render
 
 if TYPE_CHECKING:
-    from sessions.web.play import PlaySession
+    from sessions.web.live import LiveGame
 
 MAX_TURNS = 300
 """Turns kept in memory per game (the record keeps every call's text anyway)."""
@@ -90,7 +90,7 @@ class Panel:
 
     # --- feeding ------------------------------------------------------------------------
 
-    def follow(self, session: PlaySession) -> None:
+    def follow(self, session: LiveGame) -> None:
         """Tie the panel to its game (to know which turn an event belongs to)."""
         record = session.record
         self._moves_of = lambda seat: sum(1 for m in record.moves if m.seat == seat)
@@ -131,15 +131,17 @@ class Panel:
 
     # --- what the person may see --------------------------------------------------------
 
-    def view(self, session: PlaySession) -> dict[str, Any]:
+    def view(self, session: LiveGame, *, reveal: bool = False) -> dict[str, Any]:
         """The panel as plain data, with the game's hiding rules applied (the API's answer
-        and what :func:`render` draws)."""
+        and what :func:`render` draws); ``reveal`` shows everything (a spectator of agents
+        only, with all cards face up)."""
         now = self._clock()
         with self._lock:
             turns = _turns(self._thoughts)
             notes = dict(self._notes)
             latest = {seat: key for key, (seat, _) in enumerate(turns)}
-            shown = [_turn_view(session, seat, thoughts, now, latest=latest[seat] == i)
+            shown = [_turn_view(session, seat, thoughts, now, latest=latest[seat] == i,
+                                reveal=reveal)
                      for i, (seat, thoughts) in enumerate(turns)]
         return {
             "thinking": session.thinking,
@@ -147,12 +149,12 @@ class Panel:
                        "seconds": round(now - since, 1)} for s, (text, since) in notes.items()],
             "turns": [turn for turn in shown if turn["latest"]],
             "earlier": [turn for turn in reversed(shown) if not turn["latest"]],
-            "moves": move_rows(session),
+            "moves": move_rows(session, reveal=reveal),
             "session": {str(seat): usage.to_dict()
                         for seat, usage in session_usage(session.record).items()},
         }
 
-    def frames(self, session: PlaySession, *, poll: float = 0.1,
+    def frames(self, session: LiveGame, *, poll: float = 0.1,
                draw: Callable[[dict[str, Any]], str] | None = None) -> Iterator[str]:
         """Drawings of the panel while agents are to move, one whenever it changed (the
         timer changes it every tenth of a second while a seat thinks); the last one is
@@ -219,7 +221,7 @@ def _turns(thoughts: list[Thought]) -> list[tuple[int, list[Thought]]]:
 # --- hiding rules -----------------------------------------------------------------------
 
 
-def hiding(session: PlaySession, turn_played: bool) -> tuple[str, str]:
+def hiding(session: LiveGame, turn_played: bool) -> tuple[str, str]:
     """(why the text is hidden or "", why move names are hidden or "") for a turn."""
     spec = session.spec
     if session.over:
@@ -238,10 +240,10 @@ def hiding(session: PlaySession, turn_played: bool) -> tuple[str, str]:
     return text, moves
 
 
-def _turn_view(session: PlaySession, seat: int, thoughts: list[Thought], now: float, *,
-               latest: bool) -> dict[str, Any]:
+def _turn_view(session: LiveGame, seat: int, thoughts: list[Thought], now: float, *,
+               latest: bool, reveal: bool = False) -> dict[str, Any]:
     played = sum(1 for m in session.record.moves if m.seat == seat) > thoughts[0].seat_moves
-    text_hidden, moves_hidden = hiding(session, played)
+    text_hidden, moves_hidden = ("", "") if reveal else hiding(session, played)
     last = thoughts[-1]
     end = last.ended if last.ended is not None else now
     thinking = last.ended is None and not session.over
@@ -276,23 +278,23 @@ def _thought_view(thought: Thought, text_hidden: str, moves_hidden: str) -> dict
     return {"retry": thought.retry, "panes": panes, "votes": votes, "outcome": outcome}
 
 
-def _agents_to_move(session: PlaySession) -> list[int]:
+def _agents_to_move(session: LiveGame) -> list[int]:
     return [s for s in session.match.to_move() if s != session.human]
 
 
 # --- usage ------------------------------------------------------------------------------
 
 
-def move_rows(session: PlaySession) -> list[dict[str, Any]]:
+def move_rows(session: LiveGame, *, reveal: bool = False) -> list[dict[str, Any]]:
     """Per language-model move: what it cost (its rejected answers included), numbered as
-    the page's move list numbers it."""
+    the page's move list numbers it (every move, with ``reveal``)."""
     record = session.record
     llm = {s for s, seat in enumerate(record.seats) if seat.kind == "llm"}
     shown = session.spec.visibility
     rows, number = [], 0
     for move in record.moves:
-        visible = (shown.chance if move.seat == CHANCE else
-                   move.seat == session.human or shown.moves or session.over)
+        visible = reveal or (shown.chance if move.seat == CHANCE else
+                             move.seat == session.human or shown.moves or session.over)
         number += visible
         if move.seat not in llm:
             continue

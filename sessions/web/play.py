@@ -56,7 +56,7 @@ from sessions.usage import session_usage
 from sessions.web import gama_screen, replays, scoreboard
 from sessions.web import talk as talk_panel
 from sessions.web.clicks import Selection
-from sessions.web.players import SEAT_CHOICES, Person, agent_name, opponent_label
+from sessions.web.players import SEAT_CHOICES, Person, opponent_label
 from sessions.web.replays import ended_banner
 from sessions.web.scoreboard import MoveRow, PlayerLine
 
@@ -212,11 +212,17 @@ class PlaySession:
             return label
         return f"{seat_label(self.spec.id, seat)} ({label})"
 
+    def seat_title(self, seat: int) -> str:
+        """A seat's full name for the players panel and the bar: the agent with its settings
+        (``MCTS (1000 simulations)``), a person's display name."""
+        return scoreboard.display_name(self.record.seats[seat].kind,
+                                       self.record.seats[seat].spec,
+                                       self.record.seats[seat].display_name)
+
     def opponents_name(self) -> str:
         """The opponents in people's words, with settings (``MCTS (1000 simulations)``;
         at a table ``9 agents: Equilibrium ×3, Adaptive ×3, Random ×3``)."""
-        names = [agent_name(info.spec) for s, info in enumerate(self.record.seats)
-                 if s != self.human]
+        names = [self.seat_title(s) for s in range(len(self.record.seats)) if s != self.human]
         if len(names) == 1:
             return names[0]
         counts = {name: names.count(name) for name in names}
@@ -362,7 +368,8 @@ class PlaySession:
                 notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
                 text=self.text(), over=self.over, your_turn=self.your_turn,
                 thinking=self._thinking, reasoning=self.reasoning(), table=table,
-                players=tuple(scoreboard.players(self.record, self.human, to_move))
+                players=tuple(scoreboard.players(self.record, self.human, to_move,
+                                                 name=self.seat_title))
                 if two else (),
                 rows=tuple(scoreboard.move_rows(self.record, self.human, self._mover,
                                                 final=self.over, points=self._points())),

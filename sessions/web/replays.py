@@ -142,10 +142,12 @@ def boundaries(record: MatchRecord) -> list[int]:
 
 
 def frame(record: MatchRecord, index: int, *, seat: int | None = None,
-          narrow: bool = False) -> Frame:
+          narrow: bool = False, spectator: bool = False) -> Frame:
     """Frame ``index`` (0 = start; negative counts from the end) seen from ``seat`` (drawn
-    in the layout for narrow screens when asked for and the game has one)."""
+    in the layout for narrow screens when asked for and the game has one); a ``spectator``
+    is not the person in that seat (nobody is called "You")."""
     seat = viewer(record) if seat is None else seat
+    you = None if spectator else seat
     points = boundaries(record)
     if not -len(points) <= index < len(points):
         raise IndexError(f"frame {index} does not exist; this replay has frames 0-{len(points) - 1}")
@@ -161,12 +163,12 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
         move = record.moves[j]
         last = spec.grammar.path(replay(record, upto=_node_start(record, j)), move.seat,
                                  move.action)
-        caption = f"{mover(record, move.seat, seat)} played {move.label}"
+        caption = f"{mover(record, move.seat, you)} played {move.label}"
     elif index:
         caption = "A hidden move was made"
     if index == len(points) - 1 and record.outcome:
-        caption += f" · {seat_name(record, seat, seat)} {outcome_text(record, seat)}"
-    lines = [_line(record, record.moves[i], seat) for i in visible]
+        caption += f" · {seat_name(record, seat, you)} {outcome_text(record, seat)}"
+    lines = [_line(record, record.moves[i], you) for i in visible]
     drawn = image_view(record.game, state, seat, last=last, narrow=narrow)
     if index == len(points) - 1 and record.outcome in ("forfeit", "abandoned") \
             and not state.is_terminal():  # ended before its rules ended it: say so
@@ -192,7 +194,7 @@ def visible_moves(record: MatchRecord, upto: int, seat: int, *, final: bool) -> 
                 else move.seat == seat or shown.moves or final)]
 
 
-def _line(record: MatchRecord, move: MoveRecord, seat: int) -> str:
+def _line(record: MatchRecord, move: MoveRecord, seat: int | None) -> str:
     if move.seat == CHANCE:
         return f"chance: {move.label}"
     return f"{mover(record, move.seat, seat)}: {move.label}"

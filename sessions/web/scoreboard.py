@@ -51,18 +51,21 @@ class MoveRow:
 
 
 def players(record: MatchRecord, you: int, to_move: Sequence[int], *,
-            now: float | None = None) -> list[PlayerLine]:
-    """Both seats of a two-seat game, the person's first."""
+            now: float | None = None,
+            name: Callable[[int], str] | None = None) -> list[PlayerLine]:
+    """Both seats of a two-seat game, the person's first; ``name`` names the other seats
+    (default: :func:`display_name`; a blind battle hides its model's)."""
     now = time.time() if now is None else now
     used = seconds_used(record, to_move, now)
     lines = []
     for seat, info in enumerate(record.seats):
         side = side_name(record.game, seat)
         if seat == you:
-            name = f"You ({side})" if side else "You"
+            shown = f"You ({side})" if side else "You"
         else:
-            name = display_name(info.kind, info.spec, info.display_name)
-        lines.append(PlayerLine(seat, name, side, used[seat], seat in to_move, seat == you))
+            shown = name(seat) if name is not None else display_name(
+                info.kind, info.spec, info.display_name)
+        lines.append(PlayerLine(seat, shown, side, used[seat], seat in to_move, seat == you))
     return sorted(lines, key=lambda line: not line.you)
 
 

@@ -51,25 +51,26 @@ def downloads() -> str:
 
 
 def board_filters(game: str | None, humans: bool, since: str | None, until: str | None,
-                  ) -> Filters:
+                  blind: bool = False) -> Filters:
     try:
         if game not in (None, "", "all"):
             get(game)  # an unknown game is an error naming the games, not an empty table
-        return Filters.parse(game=game, humans_only=humans, since=since, until=until)
+        return Filters.parse(game=game, humans_only=humans, since=since, until=until,
+                             blind_only=blind)
     except (ValueError, KeyError) as err:
         raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
 
 
 def board_view(game: str | None, humans: bool, since: str | None, until: str | None,
-               ) -> LeaderboardView:
-    return leaderboard().view(board_filters(game, humans, since, until))
+               blind: bool = False) -> LeaderboardView:
+    return leaderboard().view(board_filters(game, humans, since, until, blind))
 
 
 def show_board(game: str | None, humans: bool, since: str | None, until: str | None,
-               minimum: float | None = None) -> list[Any]:
+               blind: bool = False, minimum: float | None = None) -> list[Any]:
     """Updates for the Leaderboard tab's outputs, in the order build_leaderboard lists them:
     the tables in people's words (sessions.web.standings); the CSV keeps the raw ids."""
-    view = board_view(game, humans, since, until)
+    view = board_view(game, humans, since, until, blind)
     least = standings.min_games(minimum)
     games = [("All games", "all")] + [(get(g).title, g) for g in leaderboard().games()]
     summary = f"{escape(view.summary())}<br>{escape(standings.note(least, view.report.overall))}"
@@ -109,27 +110,30 @@ def _frame(table: Table) -> Any:
 
 
 def poll_board(game: str | None, humans: bool, since: str | None, until: str | None,
-               minimum: float | None, shown: tuple | None) -> list[Any]:
+               blind: bool, minimum: float | None, shown: tuple | None) -> list[Any]:
     """The timer's check: nothing to send unless a session was stored since the last one."""
     try:
-        filters = Filters.parse(game=game, humans_only=humans, since=since, until=until)
+        filters = Filters.parse(game=game, humans_only=humans, since=since, until=until,
+                                blind_only=blind)
     except ValueError:
         return [gr.skip()] * BOARD_OUTPUTS  # the filter's own event says what is wrong
     if shown == (leaderboard().view(filters).version, filters,  # cheap: live views wait
                  standings.min_games(minimum)):  # for no bootstrap
         return [gr.skip()] * BOARD_OUTPUTS
-    return show_board(game, humans, since, until, minimum)
+    return show_board(game, humans, since, until, blind, minimum)
 
 
 def open_board(game: str | None, humans: bool, since: str | None, until: str | None,
-               minimum: float | None, shown: tuple | None) -> list[Any]:
+               blind: bool, minimum: float | None, shown: tuple | None) -> list[Any]:
     """The tab was opened: start polling, and draw it unless it already shows the store."""
-    return [gr.Timer(active=True), *poll_board(game, humans, since, until, minimum, shown)]
+    return [gr.Timer(active=True), *poll_board(game, humans, since, until, blind, minimum,
+                                               shown)]
 
 
-def api_leaderboard(game: str, humans_only: bool, since: str, until: str) -> dict:
+def api_leaderboard(game: str, humans_only: bool, since: str, until: str,
+                    blind_only: bool = False) -> dict:
     """The leaderboard as data: the tables the tab shows (headers and rows) and the summary."""
-    view = board_view(game, humans_only, since, until)
+    view = board_view(game, humans_only, since, until, blind_only)
     tables = {"overall": view.overall, "per_game": view.per_game,
               "win_probabilities": view.win_probabilities(), "nra": view.nra_table,
               "gama": view.gama}
@@ -138,9 +142,10 @@ def api_leaderboard(game: str, humans_only: bool, since: str, until: str) -> dic
             **{name: {"headers": t.headers, "rows": t.rows} for name, t in tables.items()}}
 
 
-def api_leaderboard_csv(game: str, humans_only: bool, since: str, until: str) -> str:
+def api_leaderboard_csv(game: str, humans_only: bool, since: str, until: str,
+                        blind_only: bool = False) -> str:
     """The overall table as a CSV file (what the tab's download button gives)."""
-    return str(board_view(game, humans_only, since, until).csv(downloads()))
+    return str(board_view(game, humans_only, since, until, blind_only).csv(downloads()))
 
 
 def build_leaderboard() -> gr.Tab:
@@ -151,7 +156,10 @@ def build_leaderboard() -> gr.Tab:
         with gr.Row(equal_height=True):
             game = gr.Dropdown([("All games", "all")], value="all", label="Game",
                                elem_id="lb-game", scale=2)
-            humans = gr.Checkbox(label="Only sessions with a person", elem_id="lb-humans")
+            with gr.Column(scale=1, min_width=170):
+                humans = gr.Checkbox(label="Only sessions with a person", elem_id="lb-humans")
+                blind = gr.Checkbox(label="Only blind battles (the model's name hidden "
+                                    "until the end)", elem_id="lb-blind")
             since = gr.DateTime(include_time=False, type="string", label="From (UTC)",
                                 elem_id="lb-since")
             until = gr.DateTime(include_time=False, type="string", label="To (UTC, inclusive)",
@@ -181,7 +189,7 @@ def build_leaderboard() -> gr.Tab:
                 gama = gr.Dataframe(interactive=False, elem_id="lb-gama", wrap=True)
         gr.Markdown(RATINGS_TEXT)
     timer = gr.Timer(BOARD_POLL, active=False)
-    filters: list[Any] = [game, humans, since, until, minimum]
+    filters: list[Any] = [game, humans, since, until, blind, minimum]
     outputs = [shown, game, summary, overall, forest, heatmap, per_game, heads, nra, gama,
                download]
     # one computation at a time: concurrent refreshes then find the cached view
@@ -193,7 +201,8 @@ def build_leaderboard() -> gr.Tab:
         control.change(show_board, filters, outputs, trigger_mode="always_last", **quiet)
     timer.tick(poll_board, [*filters, shown], outputs, **quiet)
     with gr.Group(visible=False):  # the API's endpoints (gradio_client)
-        api_in = [gr.Textbox(), gr.Checkbox(), gr.Textbox(), gr.Textbox()]
+        api_in = [gr.Textbox(), gr.Checkbox(), gr.Textbox(), gr.Textbox(),
+                  gr.Checkbox(False, label="blind_only")]
         api_out, api_file, api_go, api_csv = gr.JSON(), gr.File(), gr.Button(), gr.Button()
     api_go.click(api_leaderboard, api_in, api_out, api_name="leaderboard",
                  concurrency_id="leaderboard", concurrency_limit=1)

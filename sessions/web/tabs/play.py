@@ -14,12 +14,23 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import gradio as gr
+import numpy as np
 
 from games.registry import get
 from renderers import seat_label, side_name
-from sessions.web import gama_screen, llm_page, llm_panel_html, play_html, players, turns
+from sessions.web import (
+    blind,
+    gama_screen,
+    llm_page,
+    llm_panel_html,
+    play_html,
+    players,
+    turns,
+)
+from sessions.web.live import LIVE
 from sessions.web.llm_page import Keyring
 from sessions.web.play import MAX_BUTTONS, PlaySession, Screen
+from sessions.web.tabs import watch as watch_tab
 from sessions.web.tabs.llm import (
     build_llm_picker,
     forget_key,
@@ -57,6 +68,9 @@ while the button's last event runs), where it is played or answered."""
 WIDTH_JS = "() => window.innerWidth"
 NAV = (("first", "« Start"), ("back", "‹ Back"), ("forward", "Next ›"), ("last", "Now »"))
 """The move list's buttons: through the positions seen so far, on the same board."""
+FRAME = 7
+"""A new game's outputs: the session, the setup, the bar and its text, the game area, the
+"Back to the game" button, the spectator link; then the screen's outputs."""
 MAX_TYPED = 200
 """Characters a typed move may have (a move is a few words; longer text is cut)."""
 
@@ -105,10 +119,12 @@ def llm_panel(session: PlaySession, screen: Screen) -> Any:
     return gr.update(value=llm_panel_html.render(panel.view(session)), visible=True)
 
 
-def chrome(session: PlaySession) -> list[Any]:
-    """The setup folded away, the game's one-line bar and the game area shown."""
+def chrome(session: PlaySession, request: gr.Request) -> list[Any]:
+    """The setup folded away, the game's one-line bar and the game area shown, with the
+    game's spectator link."""
     return [gr.update(visible=False), gr.update(visible=True), bar_text(session),
-            gr.update(visible=True), gr.update(visible=False)]
+            gr.update(visible=True), gr.update(visible=False),
+            spectator_link(session, request)]
 
 
 def bar_text(session: PlaySession) -> str:
@@ -142,16 +158,23 @@ def new_session(game_id: str, opponent: str | list[str], seat: str, profile: dic
                 params: dict | None = None, width: float | None = None) -> PlaySession:
     """A new game for this tab (the one it replaces is recorded as abandoned)."""
     seating = llm_page.Seating(keyring)  # LLM seats get the tab's key and the thinking panel
+    person = players.profile_person(profile)
     try:
-        session = PlaySession(game_id, llm_page.with_reasoning(opponent, reasoning),
-                              person=players.profile_person(profile), seat=seat, store=store(),
-                              build_agent=seating.build, params=params)
+        if opponent == blind.MYSTERY:  # a model drawn at random, named after the game
+            session: PlaySession = blind.start_blind(
+                game_id, keyring=keyring, store=store(), rng=np.random.default_rng(),
+                person=person, seat=seat, params=params)
+        else:
+            session = PlaySession(game_id, llm_page.with_reasoning(opponent, reasoning),
+                                  person=person, seat=seat, store=store(),
+                                  build_agent=seating.build, params=params)
+            seating.attach(session)
     except (ValueError, KeyError) as err:
         raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err),
                        print_exception=False) from None
     session.narrow = bool(width) and float(width or 0) < NARROW
-    seating.attach(session)
     OPEN.attach(request.session_hash or "", session)
+    LIVE.add(session)  # spectators find it by its link (sessions/web/live.py)
     return session
 
 
@@ -161,7 +184,15 @@ def start(game_id: str, opponent: str | list[str], seat: str, profile: dict, rea
     session = new_session(game_id, opponent, seat, profile, reasoning, keyring, request,
                           params, width)
     for shown in replies(session, lambda s: None, request):
-        yield [session, *chrome(session), *shown]
+        yield [session, *chrome(session, request), *shown]
+
+
+def spectator_link(session: PlaySession | None, request: gr.Request) -> str:
+    """The game's read-only link for spectators (they see only public information)."""
+    if session is None:
+        return ""
+    return (f"{watch_tab.link_line(request, session.id)}  \n*Spectators see the board and "
+            "the moves everyone at the table sees, never your cards, until the game ends.*")
 
 
 def play_again(profile: dict, session: PlaySession | None, keyring: Keyring,
@@ -181,6 +212,8 @@ def again(profile: dict, session: PlaySession | None, swap: bool, keyring: Keyri
     count = len(session.record.seats)
     seat = (session.human + 1) % count if swap else session.human
     opponents = [s.spec for i, s in enumerate(session.record.seats) if i != session.human]
+    if isinstance(session, blind.BlindSession):
+        opponents = [blind.MYSTERY]  # another mystery, drawn afresh
     choice = players.SEAT_CHOICES[seat] if seat < 2 else str(seat)
     shown = gr.update(value=choice if choice in players.SEAT_CHOICES else "random")
     for update in start(session.spec.id, opponents[0] if count == 2 else opponents, choice,
@@ -262,7 +295,7 @@ def start_table(game_id: str, seat: str, count: float | None, rounds: float | No
 
 def choose_game(game_id: str) -> tuple[Any, ...]:
     spec = get(game_id)
-    options = players.opponents_for(spec)
+    options = blind.with_mystery(spec, players.opponents_for(spec))
     return (play_html.about(spec), play_html.rules(spec),
             gr.update(choices=[(o.label, o.spec) for o in options],
                       value=options[0].spec if options else None),
@@ -270,7 +303,8 @@ def choose_game(game_id: str) -> tuple[Any, ...]:
 
 
 def describe_opponent(game_id: str, spec: str | None) -> str:
-    notes = {o.spec: o.note for o in players.opponents_for(get(game_id))}
+    game = get(game_id)
+    notes = {o.spec: o.note for o in blind.with_mystery(game, players.opponents_for(game))}
     return play_html.note(notes.get(spec or "", ""))
 
 
@@ -346,6 +380,7 @@ def build_area() -> dict[str, Any]:
                 swap_button = gr.Button("Swap seats and play again", visible=False,
                                         elem_id="swap", size="sm")
             build_table_info(table_view)
+            link = gr.Markdown(elem_id="spectator-link")  # our own words and a link
             said = gr.Textbox(label="Opponent's reasoning", visible=False, lines=4,
                               max_lines=12, interactive=False)
             thinking = gr.HTML(visible=False, elem_id="llm-panel", label="What the model is "
@@ -373,7 +408,7 @@ def build_area() -> dict[str, Any]:
             "resign": resign_button, "stop": stop_button, "again": again_button,
             "swap": swap_button, "said": said, "thinking": thinking, "typing": typing,
             "text": text, "text_play": text_play, "hint": hint, "view": view,
-            "moves": moves, "llm_turn": llm_turn, "seen": seen}
+            "moves": moves, "llm_turn": llm_turn, "seen": seen, "link": link}
 
 
 def build_play(profile: gr.BrowserState, session: gr.State,
@@ -391,7 +426,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                a["swap"], a["said"], a["typing"], a["stop"], a["nav"], a["llm_turn"],
                a["thinking"], *a["table_view"]["outputs"], *a["talk_view"]["outputs"],
                a["seen"]]
-    framed = [session, s["setup"], bar, title, a["area"], s["back"], *outputs]
+    framed = [session, s["setup"], bar, title, a["area"], s["back"], a["link"], *outputs]
     s["game"].change(choose_game, s["game"], [s["about"], s["rules"], s["opponent"], a["hint"]],
                      **PRIVATE)
     wire_setup(s, profile, keyring)
@@ -438,7 +473,7 @@ def wire_table(s: dict[str, Any], view: dict[str, Any], duel: list[Any],
                width: gr.Number, framed: list[Any]) -> None:
     """The events of the GAMA table's setup and panel."""
     setup, game = s["table_setup"], s["game"]
-    outputs = framed[6:]
+    outputs = framed[FRAME:]
     pickers = [setup["seat"], *setup["agents"]]
     game.change(choose_table, game, [*duel, setup["box"], setup["count"], setup["rounds"],
                                      *pickers], **PRIVATE)
@@ -476,7 +511,7 @@ def wire_talk(s: dict[str, Any], view: dict[str, Any], profile: gr.BrowserState,
               framed: list[Any]) -> None:
     """The events of the talking games' setup and panel."""
     setup, game = s["talk_setup"], s["game"]
-    outputs, seen = framed[6:], framed[-1]
+    outputs, seen = framed[FRAME:], framed[-1]
     pickers = [setup["seat"], *setup["agents"]]
     game.change(choose_talk, game, [setup["box"], setup["count"], *pickers], **PRIVATE)
     for changed in (setup["count"], setup["seat"]):

@@ -1,0 +1,187 @@
+"""Blind battles: a person plays a language model drawn at random, and learns its name only
+when the game is over (as LMArena hides names, so they cannot bias people).
+
+:func:`ready_models` are the models the server can play without a person's key: the
+offline model when installed, and models whose key the server holds. :func:`draw` picks one,
+weighted towards those with the fewest rated games (weight 1 / (1 + games)), so new models
+catch up. :class:`BlindSession` is a :class:`~sessions.web.play.PlaySession` whose model seat
+is called "Mystery model" everywhere — status, move list, the API's ``/state`` (``seats``),
+the thinking panel and ``/thinking`` — until the game ends; its record carries the tag
+``blind``, which the Leaderboard can filter on.
+
+The panel of a blind game (:class:`BlindPanel`) also withholds, until the end, what would
+name the model indirectly: token counts and costs (a price per token is a fingerprint), the
+provider's own fault messages, the offline model's server notes, and the model's own
+mentions of well-known model and company names in its words (``[name hidden]``). What the
+model writes otherwise — its style — cannot be hidden; LMArena has the same limit.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from agents.llm import Choice, ConfigError, load_opponents, opponent_choices
+from games import registry
+from sessions.store import Store
+from sessions.web.llm_page import Keyring, Seating
+from sessions.web.llm_panel import Panel
+from sessions.web.play import PlaySession
+from sessions.web.players import Opponent
+
+MYSTERY = "mystery"
+"""The opponent picker's value for a blind battle (also accepted by the API's /new_game)."""
+MYSTERY_NAME = "Mystery model"
+HIDDEN_NAME = "[name hidden]"
+FAMILY_NAMES = ("OpenAI", "ChatGPT", "GPT", "Anthropic", "Claude", "Gemini", "Google",
+                "DeepMind", "Llama", "Meta", "Mistral", "Mixtral", "Qwen", "Alibaba",
+                "DeepSeek", "SmolLM", "Hugging Face", "HuggingFace", "Phi", "Microsoft",
+                "Grok", "xAI", "Cohere", "Command R", "Gemma", "llama.cpp", "Ollama")
+"""Names a model's words might give itself away with (masked until the game ends)."""
+
+
+class BlindError(ValueError):
+    """No blind battle can start (no model ready, a game for more than two)."""
+
+
+def ready_models(env: Mapping[str, str] | None = None) -> list[Choice]:
+    """The language models the server can play without a person's key: the offline model
+    when installed, and models whose key is in the server's environment."""
+    env = os.environ if env is None else env
+    try:
+        choices = opponent_choices(env=env)
+    except ConfigError:
+        return []
+    return [c for c in choices if c.status == "ready"
+            and (c.provider == "local" or any(env.get(name) for name in c.key_names))]
+
+
+def draw(choices: Sequence[Choice], store: Store | None, rng: np.random.Generator) -> Choice:
+    """One of ``choices``, weighted towards the fewest rated games (1 / (1 + games))."""
+    if not choices:
+        raise BlindError("no language model is ready for a blind battle on this server "
+                         "(the offline model is not installed and no provider key is set)")
+    counts = store.rated_counts(c.entity for c in choices) if store is not None else {}
+    weights = np.array([1.0 / (1 + counts.get(c.entity, 0)) for c in choices])
+    return choices[int(rng.choice(len(choices), p=weights / weights.sum()))]
+
+
+class BlindSession(PlaySession):
+    """A person against a model whose name stays hidden until the game is over."""
+
+    def __init__(self, game_id: str, opponent: str, **options: Any) -> None:
+        spec = registry.get(game_id)
+        if spec.load(spec.params(options.get("params"))).num_players() != 2:
+            raise BlindError(f"blind battles are two-player games, and {spec.title} is not: "
+                             "pick another game")
+        super().__init__(game_id, opponent, **options)
+        self.match.record.tags = [*self.match.record.tags, "blind"]
+        self.mystery = 1 - self.human
+
+    def seat_name(self, seat: int) -> str:
+        if seat == self.mystery and not self.over:
+            return MYSTERY_NAME
+        return super().seat_name(seat)
+
+    def seat_title(self, seat: int) -> str:
+        """The page's full names (players panel, the game's bar) hide the model too."""
+        if seat == self.mystery and not self.over:
+            return MYSTERY_NAME
+        return super().seat_title(seat)
+
+    def revealed(self) -> str | None:
+        """The model's name once the game is over; None before."""
+        return super().seat_name(self.mystery) if self.over else None
+
+    def result(self) -> str:
+        ended = super().result()
+        name = self.revealed()
+        return f"{ended} The mystery model was {name}." if ended and name else ended
+
+    def snapshot(self) -> dict[str, Any]:
+        data = super().snapshot()
+        if not self.over:
+            data["seats"] = ["mystery" if s == self.mystery else entity
+                             for s, entity in enumerate(data["seats"])]
+        data["blind"], data["mystery"] = True, self.revealed()
+        return data
+
+
+class BlindPanel(Panel):
+    """The thinking panel of a blind game: what would name the model waits for the end."""
+
+    def __init__(self, *, names: Sequence[str] = (), **options: Any) -> None:
+        super().__init__(**options)
+        words = sorted({n for n in (*names, *FAMILY_NAMES) if n}, key=len, reverse=True)
+        self._names = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b",
+                                 re.IGNORECASE)
+
+    def note(self, seat: int, text: str) -> None:
+        super().note(seat, "getting the mystery model ready…" if text else "")
+
+    def view(self, session: Any, *, reveal: bool = False) -> dict[str, Any]:
+        data = super().view(session, reveal=reveal)
+        if session.over:
+            return data
+        for turn in [*data["turns"], *data["earlier"]]:
+            for attempt in turn["attempts"]:
+                attempt["outcome"] = {k: v for k, v in attempt["outcome"].items()
+                                      if k not in ("prompt_tokens", "completion_tokens",
+                                                   "cost_usd", "estimated")}
+                for pane in attempt["panes"]:
+                    pane["tokens"] = None
+                    pane["faults"] = ["the model's server did not answer"
+                                      for _ in pane["faults"]]
+                    pane["reasoning"] = self.mask(pane["reasoning"])
+                    pane["answer"] = self.mask(pane["answer"])
+        data["moves"], data["session"] = [], {}
+        return data
+
+    def mask(self, text: str) -> str:
+        """``text`` with model and company names replaced by ``[name hidden]``."""
+        return self._names.sub(HIDDEN_NAME, text) if text else text
+
+
+MYSTERY_LABEL = "Mystery model · a language model, named after the game"
+
+
+def with_mystery(game: registry.GameSpec, options: list[Opponent]) -> list[Opponent]:
+    """The opponent list with "Mystery model" before the named models, for two-player games
+    when at least one model is ready."""
+    if game.load().num_players() != 2 or not ready_models():
+        return options
+    count = len(ready_models())
+    note = (f"a blind battle: one of the {count} language model{'s' if count > 1 else ''} "
+            "ready on this server, drawn at random (the least played most often); its name "
+            "is shown when the game ends, and the game counts for the blind-battle ratings")
+    mystery = Opponent(MYSTERY, MYSTERY_LABEL, note)
+    at = next((i for i, o in enumerate(options) if o.llm), len(options))
+    return [*options[:at], mystery, *options[at:]]
+
+
+def start_blind(game_id: str, *, keyring: Keyring, store: Store | None,
+                rng: np.random.Generator, env: Mapping[str, str] | None = None,
+                **options: Any) -> BlindSession:
+    """A blind battle: a ready model drawn by :func:`draw`, its seat built with the tab's
+    keyring (the server's keys), streaming into a :class:`BlindPanel`. ``options`` are
+    :class:`~sessions.web.play.PlaySession`'s (person, seat, seed...)."""
+    choice = draw(ready_models(env), store, rng)
+    seating = Seating(keyring)
+    seating.panel = BlindPanel(names=mystery_names(choice))
+    session = BlindSession(game_id, choice.spec, store=store, build_agent=seating.build,
+                           **options)
+    seating.attach(session)
+    return session
+
+
+def mystery_names(choice: Choice) -> list[str]:
+    """The words that name ``choice`` (title, model, id), for :class:`BlindPanel`."""
+    try:
+        entry = load_opponents().get(choice.id)
+    except (ConfigError, KeyError):
+        entry = None
+    return [choice.title, choice.id, *([entry.model] if entry is not None else [])]

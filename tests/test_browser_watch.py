@@ -1,0 +1,154 @@
+"""The Watch tab in a real browser: agents play while the board advances, and a second
+browser opens the game's spectator link and sees the same moves, read-only.
+
+Screenshots (desktop 1280 px and phone 390 px) go to tests/artifacts/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sessions.web.blind import MYSTERY_LABEL
+from tests.app_server import running_app
+from tests.conftest import WAIT
+from tests.fake_llm_server import FakeLLM, answer
+from tests.test_app_blind import NAMES, blind_env
+from tests.test_browser import _answer_consent, _choose, _click_board, _expect, _moves, _shot
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 1400}
+
+
+@pytest.fixture(scope="module")
+def fake():
+    with FakeLLM() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def app(fake, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("browser-watch")
+    with running_app(folder, env=blind_env(fake, folder)) as running:
+        yield running
+
+
+def _watch_moves(page) -> list[str]:
+    return [line for line in page.locator("#watch-moves textarea").input_value().splitlines()
+            if line]
+
+
+def _pick(page, elem_id: str, option: str) -> None:
+    """Choose ``option`` in the dropdown ``elem_id`` (several seat pickers offer the same
+    names, so the option is looked for inside that dropdown)."""
+    page.locator(f"#{elem_id} input").click()
+    page.locator(f"#{elem_id}").get_by_role("option", name=option, exact=True).click()
+    _expect()(page.locator(f"#{elem_id} input")).to_have_value(option)
+
+
+def _open_watch(page) -> None:
+    _answer_consent(page, name="Spectator")
+    page.get_by_role("tab", name="Watch").click()
+    _expect()(page.locator("#watch-seat-0")).to_be_visible()
+
+
+def test_agents_play_on_the_watch_tab_and_a_link_shows_the_same_game(page, app, browser):
+    _open_watch(page)
+    _choose(page, "watch-game", "Board games › Connect Four")
+    _pick(page, "watch-seat-0", "MCTS")
+    _pick(page, "watch-seat-1", "Random")
+    page.locator("#watch-speed").get_by_text("0.5 s", exact=True).click()
+    page.locator("#watch-start").click()
+    _expect()(page.locator("#watch-title")).to_contain_text("Connect Four: MCTS vs Random")
+    board = page.locator("#watch-board img")
+    _expect()(board).to_be_visible()
+    first = board.get_attribute("src")
+    page.wait_for_function("() => document.querySelector('#watch-moves textarea')"
+                           "?.value.split('\\n').filter(Boolean).length >= 2")
+    _expect()(board).not_to_have_attribute("src", first or "")  # the board advanced
+    _shot(page, "watch-desktop")
+
+    page.locator("#watch-pause").click()
+    _expect()(page.locator("#watch-status")).to_contain_text("Paused")
+    held = len(_watch_moves(page))
+    page.wait_for_timeout(1500)
+    assert len(_watch_moves(page)) <= held + 1  # at most the move already on its way
+    held = len(_watch_moves(page))
+    page.locator("#watch-step").click()
+    page.wait_for_function(f"() => document.querySelector('#watch-moves textarea')"
+                           f"?.value.split('\\n').filter(Boolean).length == {held + 1}")
+
+    link = page.locator("#watch-link a").get_attribute("href")
+    assert link and re.search(r"\?watch=[0-9a-f]{32}$", link)
+    spectator = browser.new_context(viewport=PHONE)
+    try:
+        other = spectator.new_page()
+        other.set_default_timeout(WAIT)
+        other.goto(link)
+        _expect()(other.locator("#watch-title")).to_contain_text("MCTS vs Random")
+        _expect()(other.locator("#watch-pause")).to_be_hidden()  # read-only
+        page.locator("#watch-resume").click()
+        _expect()(page.locator("#watch-status")).to_contain_text("Game over", timeout=60_000)
+        _expect()(other.locator("#watch-status")).to_contain_text("Game over")
+        assert _watch_moves(other) == _watch_moves(page) and len(_watch_moves(page)) >= 7
+        _shot(other, "watch-spectator-phone")
+        other.goto(link)  # once over: the stored game's replay
+        _expect()(other.locator("#watch-status")).to_contain_text("its replay")
+        _expect()(other.locator("#watch-board img")).to_be_visible()
+        assert _watch_moves(other) == _watch_moves(page)
+    finally:
+        spectator.close()
+
+
+def _no_names(page) -> None:
+    shown = page.content().lower()
+    assert not [name for name in NAMES if name.lower() in shown]
+
+
+def test_a_blind_battle_names_the_model_only_at_the_end_and_spectators_see_no_more(
+        page, app, fake, browser):
+    fake.responder = lambda request: answer(request, request.legal_moves()[0],
+                                            reasoning="As GPT-4o from OpenAI I take a corner.")
+    _answer_consent(page, name="Ada")
+    _choose(page, "game", "Board games › Tic-tac-toe")
+    _choose(page, "opponent", MYSTERY_LABEL)
+    _expect()(page.locator("#key-note")).to_be_hidden()  # no key to type: the server's
+    page.locator("#start").click()
+    _expect()(page.locator("#status")).to_contain_text("Your turn")
+    _expect()(page.locator("#spectator-link a")).to_be_visible()
+    link = page.locator("#spectator-link a").get_attribute("href")
+    spectator = browser.new_context(viewport=PHONE)
+    try:
+        other = spectator.new_page()
+        other.set_default_timeout(WAIT)
+        other.goto(link)
+        _expect()(other.locator("#watch-title")).to_contain_text("Ada vs Mystery model")
+        _expect()(other.locator("#watch-view")).to_contain_text("Public view")
+        _expect()(other.locator("#watch-view")).not_to_contain_text("face up")
+        cells = [f"C{c}R{r}" for r in (1, 2, 3) for c in (1, 2, 3)]
+        for turn in range(5):
+            if "Game over" in page.locator("#status").inner_text():
+                break
+            _no_names(page)
+            _no_names(other)
+            taken = {line.split(": ")[-1] for line in _moves(page)}
+            cell = next(c for c in (["C2R2"] + cells) if c not in taken)
+            count = len(_moves(page))
+            _click_board(page, "tic_tac_toe", cell)
+            _expect()(page.locator("#moves textarea")).to_have_value(
+                re.compile(rf"{count + 1}\. You: {cell}"))
+            _expect()(page.locator("#status")).to_contain_text(
+                re.compile("Your turn|Game over"))
+            if turn == 1:
+                _expect()(other.locator("#watch-moves textarea")).to_have_value(
+                    re.compile(r"Mystery model: C\dR\d"))
+                _shot(page, "blind-battle-desktop")
+                _shot(other, "blind-spectator-phone")
+        _expect()(page.locator("#status")).to_contain_text("The mystery model was GPT-4o")
+        _expect()(other.locator("#watch-status")).to_contain_text("Game over")
+        _expect()(other.locator("#watch-title")).to_contain_text("Ada vs GPT-4o")
+        _shot(page, "blind-battle-revealed")
+    finally:
+        spectator.close()
