@@ -158,8 +158,8 @@ def new_session(game_id: str, opponent: str | list[str], seat: str, profile: dic
                 params: dict | None = None, width: float | None = None) -> PlaySession:
     """A new game for this tab (the one it replaces is recorded as abandoned)."""
     seating = llm_page.Seating(keyring)  # LLM seats get the tab's key and the thinking panel
-    person = players.profile_person(profile)
     try:
+        person = players.profile_person(profile)  # refuses an id or name against the rules
         if opponent == blind.MYSTERY:  # a model drawn at random, named after the game
             session: PlaySession = blind.start_blind(
                 game_id, keyring=keyring, store=store(), rng=np.random.default_rng(),
