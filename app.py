@@ -25,7 +25,7 @@ from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
 from sessions.web.tabs import api, consent, history, leaderboard, play, serving, watch
-from sessions.web.tabs.site import OPEN
+from sessions.web.tabs.site import OPEN, TURNS
 from sessions.web.watch import HOSTS
 
 
@@ -36,19 +36,22 @@ def build_app() -> gr.Blocks:
             secret=os.environ.get("ARENA_BROWSER_SECRET", "llm-game-arena"))
         session = gr.State(None, delete_callback=_expire)
         keyring = gr.State(Keyring(), delete_callback=Keyring.forget)  # copies start empty
-        gr.Markdown("# LLM Game Arena\nPlay strategy games against language models, MCTS and "
-                    "other programs. Click the board to move.")
-        consent_box, consent_about = consent.build_consent(profile)
+        gr.HTML("<div class='arena-title'><b>LLM Game Arena</b> · play strategy games "
+                "against language models, MCTS and other programs</div>")
+        question = consent.build_consent(profile)
         with gr.Tab("Play"):
-            game, about, rules, opponent, text = play.build_play(profile, session, keyring)
+            game, about, rules, opponent, hint, width = play.build_play(profile, session,
+                                                                        keyring)
         watching = watch.build_watch(keyring)
         history.build_history(profile)
         leaderboard.build_leaderboard()
         api.build_api(session, keyring)
-        app.load(consent.load_profile, profile, [profile, consent_box, consent_about],
+        consent_about = consent.build_profile(profile, question)
+        app.load(consent.load_profile, profile, [profile, question.box, consent_about],
                  api_visibility="private")
-        app.load(play.choose_game, game, [about, rules, opponent, text],
+        app.load(play.choose_game, game, [about, rules, opponent, hint],
                  api_visibility="private")
+        app.load(None, None, width, js=play.WIDTH_JS)  # phones get narrow board layouts
         watch.wire_load(app, watching)  # ?watch=<id> links and the showcase
         app.unload(_closed)
     return app
@@ -61,6 +64,7 @@ def _expire(session: PlaySession | None) -> None:
 
 def _closed(request: gr.Request) -> None:
     OPEN.close(request.session_hash or "")
+    TURNS.forget(request.session_hash or "")
     HOSTS.close(request.session_hash or "")
     llm_page.forget_keys(request.session_hash or "")
 
@@ -88,4 +92,4 @@ demo.queue(**serving.QUEUE)
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    demo.launch(css=play.CSS, **serving.LAUNCH)  # honours GRADIO_SERVER_NAME / GRADIO_SERVER_PORT
+    demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH)  # honours GRADIO_SERVER_*

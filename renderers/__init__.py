@@ -37,6 +37,12 @@ Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of
 
 - optional ``seat_label(seat) -> str``: how the game's texts name a seat (``player 3``,
   ``pirate 4``); pages and replays use it for tables of more than two (:func:`seat_label`).
+- optional ``NARROW = True``: ``image``, ``hit_test`` and ``centres`` also take
+  ``narrow=True``, a layout for narrow screens (a phone held upright: taller than wide, the
+  same board and targets rearranged). A vision model always gets the default layout.
+- optional ``SIDES``: the name of each seat's side as the image draws it (``("X", "O")``,
+  ``("White", "Black")``, the table games' ``("red", "blue")``); the page says "You (X)"
+  (:func:`side_name`).
 
 Games played by talking (Codenames, Are You the Traitor?, Two Rooms and a Boom) add
 ``talk(state, seat) -> list[games.talk.Utterance]`` (what the seat heard, in order: public
@@ -88,17 +94,25 @@ def text_view(game_id: str, state: pyspiel.State, seat: int) -> str:
 
 def image_view(game_id: str, state: pyspiel.State, seat: int, *,
                selection: Sequence[str] = (), targets: Sequence[str] = (),
-               last: Sequence[str] | None = None) -> Image.Image:
-    """The image of ``state`` as ``seat`` sees it (see the module docstring for options)."""
-    return renderer(game_id).image(state, seat, selection=tuple(selection),
-                                   targets=tuple(targets), last=last)
+               last: Sequence[str] | None = None, narrow: bool = False) -> Image.Image:
+    """The image of ``state`` as ``seat`` sees it (see the module docstring for options);
+    ``narrow`` asks for the layout for narrow screens where the game has one."""
+    module = renderer(game_id)
+    extra = {"narrow": True} if narrow and getattr(module, "NARROW", False) else {}
+    return module.image(state, seat, selection=tuple(selection), targets=tuple(targets),
+                        last=last, **extra)
 
 
 def click_target(game_id: str, state: pyspiel.State, seat: int, x: float, y: float, *,
-                 selection: Sequence[str] = ()) -> str | None:
-    """The click target at (x, y) of ``seat``'s image, or None (also for games without one)."""
-    hit = getattr(renderer(game_id), "hit_test", None)
-    return hit(state, seat, x, y, selection=tuple(selection)) if hit is not None else None
+                 selection: Sequence[str] = (), narrow: bool = False) -> str | None:
+    """The click target at (x, y) of ``seat``'s image (the ``narrow`` layout's when asked
+    for and the game has one), or None (also for games without targets)."""
+    module = renderer(game_id)
+    hit = getattr(module, "hit_test", None)
+    if hit is None:
+        return None
+    extra = {"narrow": True} if narrow and getattr(module, "NARROW", False) else {}
+    return hit(state, seat, x, y, selection=tuple(selection), **extra)
 
 
 def png(image: Image.Image) -> bytes:
@@ -112,6 +126,12 @@ def png(image: Image.Image) -> bytes:
     with io.BytesIO() as out:
         image.save(out, "png", pnginfo=info)
         return out.getvalue()
+
+
+def side_name(game_id: str, seat: int) -> str:
+    """The side ``seat`` plays as the image draws it (``X``, ``White``, ``red``), or ''."""
+    sides = getattr(renderer(game_id), "SIDES", ())
+    return str(sides[seat]) if 0 <= seat < len(sides) else ""
 
 
 def seat_label(game_id: str, seat: int) -> str:

@@ -39,6 +39,8 @@ CARD: Colour = (255, 255, 255)
 CARD_BACK: Colour = (150, 40, 52)
 PLAYER: tuple[Colour, Colour] = ((200, 45, 60), (30, 100, 200))
 """Seat 0 red, seat 1 blue, everywhere."""
+SEAT_COLOURS = ("red", "blue")
+"""The names of PLAYER's colours, the sides of the table games (``renderer.SIDES``)."""
 PLAYER_LIGHT: tuple[Colour, Colour] = ((246, 205, 208), (200, 220, 246))
 GOLD: Colour = (242, 180, 0)
 SELECTED: Colour = (255, 214, 64)
@@ -314,6 +316,11 @@ def table(title: str, status: str, seat: int) -> Canvas:
     header(canvas, title, status, colour=PLAYER[seat])
     canvas.rect(FELT_BOX, fill=FELT, outline=FELT_DARK, width=4, radius=22)
     return canvas
+
+
+def seat_title(seat: int) -> str:
+    """The header's title for a two-seat table: ``You play first (red)``."""
+    return f"You play {('first', 'second')[seat]} ({SEAT_COLOURS[seat]})"
 
 
 def who(player: int, seat: int) -> str:

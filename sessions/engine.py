@@ -5,8 +5,12 @@ message, up to ``max_retries`` times; after that the policy applies: ``forfeit``
 default for rated play) or ``random``, a random legal move flagged as a fallback. A decision
 that failed for lack of time (``timeout``: the agent's time limit for the move, which its
 re-asks share, ran out, or its provider sent nothing) or because the seat was stopped
-(``cancelled``) is not asked again: the policy applies at once. Seats that act in the same
-node (simultaneous games) are asked concurrently.
+(``cancelled``) is not asked again: the policy applies at once. A seat whose provider never
+answered once in the session (every try an API error, no move made) does not
+forfeit: the session is abandoned as ``provider unreachable`` and is not rated (the record
+keeps every try). A provider that took the request and then stayed silent (``timeout``)
+still forfeits. Seats that act in the same node (simultaneous games) are asked
+concurrently.
 """
 
 from __future__ import annotations
@@ -22,6 +26,13 @@ from agents.base import Agent, Decision
 from games.actions import ActionId, MoveError
 from sessions.match import Match, NotYourTurn
 from sessions.record import MatchRecord
+
+UNREACHABLE = "provider unreachable"
+"""The end reason of a session abandoned because an agent's provider never answered."""
+NO_ANSWER = ("api_error",)
+"""Failure reasons of a try that got no answer because the provider could not be reached or
+failed (a refused answer is not one; nor is silence from a server that took the request,
+``timeout``: that is the model's time running out, a forfeit)."""
 
 
 @dataclass(frozen=True)
@@ -66,8 +77,18 @@ def play_turn(match: Match, seat: int, agent: Agent, *, policy: FailurePolicy = 
         match.submit(seat, ActionId(action=choice.action), raw="", fallback=True,
                      reasoning=f"random legal move after {asked} failed attempt"
                                f"{'s' if asked > 1 else ''}{why}")
+    elif never_answered(match, seat):
+        match.abandon(UNREACHABLE)  # no result to rate: the model never got to play
     else:
         match.forfeit(seat, f"no legal move after {asked} attempt{'s' if asked > 1 else ''}{why}")
+
+
+def never_answered(match: Match, seat: int) -> bool:
+    """Whether every try of ``seat`` in this session failed before any answer arrived (the
+    provider could not be reached, or answered only with errors), so it never made a move."""
+    attempts = match.attempts(seat)
+    return (bool(attempts) and all(a.reason in NO_ANSWER for a in attempts)
+            and not any(m.seat == seat for m in match.record.moves))
 
 
 def play_match(match: Match, agents: Sequence[Agent], *, policy: FailurePolicy = FailurePolicy(),

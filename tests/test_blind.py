@@ -17,7 +17,7 @@ from sessions.ratings.leaderboard import Filters, Leaderboard
 from sessions.ratings.report import Settings
 from sessions.store import Store
 from sessions.tournament import play_one
-from sessions.web import spectate
+from sessions.web import play_html, spectate
 from sessions.web.blind import (
     HIDDEN_NAME,
     MYSTERY_NAME,
@@ -101,10 +101,14 @@ def test_the_name_is_hidden_everywhere_until_the_end_then_revealed(fake, store):
     session, panel = blind_game(store)
     session.play_text("C2R2")
     session.run_agents()
+    screen = session.screen(image=False)
     seen_before = "\n".join([
         session.status(), "\n".join(session.moves()), json.dumps(session.snapshot()),
         json.dumps(panel.view(session)), render(panel.view(session)),
-        json.dumps(spectate.spectate(session).__dict__, default=str)])
+        json.dumps(spectate.spectate(session).__dict__, default=str),
+        # the Play tab's players panel, the game's bar and the move list (issue 13)
+        play_html.players(screen.players), session.opponents_name(),
+        play_html.move_list(screen.rows, viewing=None, frames=screen.frames)])
     assert MYSTERY_NAME in session.status() or MYSTERY_NAME in "\n".join(session.moves())
     for name in ("GPT-4o mini", "gpt-4o-mini", "OpenAI", "openai/"):
         assert name.lower() not in seen_before.lower()

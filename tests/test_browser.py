@@ -59,10 +59,13 @@ def _choose(page, elem_id: str, option: str) -> None:
 
 
 def _start(page, game_label: str, opponent: str = "Random", seat: str = "first") -> None:
+    if page.locator("#new-game").is_visible():  # a game is on: bring the setup back
+        page.locator("#new-game").click()
     _choose(page, "game", game_label)
     _choose(page, "opponent", opponent)
     page.locator("#seat").get_by_text(seat, exact=True).click()
     page.locator("#start").click()
+    _expect()(page.locator("#setup")).to_be_hidden()  # the new game is on the board
     _expect()(page.locator("#board img")).to_be_visible()
     _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|thinking"))
 
@@ -110,7 +113,8 @@ def test_tic_tac_toe_by_clicking_cells_until_the_game_ends(page, app):
             re.compile(rf"{count + 1}\. You: {cell}"))
         _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
     status = page.locator("#status").inner_text()
-    assert re.search(r"Game over: (You won|You lost|Draw)\. Final returns: you -?\d", status)
+    assert re.search(r"Game over: (You won|You lost|Draw)\. Final score: you (1|0|½) – "
+                     r"Random (1|0|½)\.", status)
     _expect()(page.locator("#again")).to_be_visible()
     _shot(page, "play-tic-tac-toe")
     deadline = time.monotonic() + 10
@@ -165,7 +169,7 @@ def test_kuhn_poker_is_played_with_buttons(page):
     _shot(page, "play-kuhn-poker-end")
     page.locator("#swap").click()  # a new game from the other seat: the agent acts first
     _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"^1\. IS-MCTS: "))
-    _expect()(page.locator("#seat input[value=second]")).to_be_checked()
+    _expect()(page.locator("#bar-text")).to_contain_text("you play blue, second")
     _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
 
 

@@ -106,14 +106,30 @@ def test_santorini_place_workers_then_move_and_build(page):
 def test_the_leaderboard_tab_shows_the_table_and_plot_and_follows_the_store(page, app):
     page.get_by_role("tab", name="Leaderboard").click()
     table = page.locator("#lb-overall")
-    _expect()(table).to_contain_text("mcts:25:0s")
-    _expect()(table).to_contain_text("90% low")
+    # people's words on screen, the raw entity on hover
+    _expect()(table).to_contain_text("MCTS (25 simulations, no time cap)")
+    _expect()(table.locator('[title="mcts:25:0s"]')).to_have_text(
+        "MCTS (25 simulations, no time cap)")
+    _expect()(table).to_contain_text("90% interval")
+    assert "mcts:25:0s" not in table.inner_text()
+    # nobody has 10 rated matches yet: listed, not ranked; 4 matches rank at a minimum of 4
+    _expect()(page.locator("#lb-summary")).to_contain_text("Ranked from 10 rated matches")
+    _expect()(table.get_by_role("row", name=re.compile(r"^— "))).to_have_count(5)
+    page.locator("#lb-min-games input").fill("4")
+    page.locator("#lb-min-games input").press("Enter")
+    _expect()(page.locator("#lb-summary")).to_contain_text("Ranked from 4 rated matches")
+    _expect()(table.get_by_role("row", name=re.compile(r"^1 IS-MCTS"))).to_be_visible()
+    _expect()(table.get_by_role("row", name=re.compile(r"^— Adaptive"))).to_be_visible()
     _expect()(page.locator("#lb-forest img")).to_be_visible()
     summary = page.locator("#lb-summary")
     _expect()(summary).to_contain_text(re.compile(r"\d+ rated matches"))
     before = int(re.search(r"(\d+) rated matches", summary.inner_text())[1])
     page.wait_for_timeout(500)
     _shot(page, "leaderboard")
+    page.get_by_role("tab", name="Per game").click()  # one Guess 2/3 session: no spread
+    _expect()(page.locator("#lb-per-game").get_by_role(
+        "row", name=re.compile(r"Guess 2\/3 of the Average — Random .* too few games"))
+    ).to_have_count(1)
     page.get_by_role("tab", name="GAMA-Bench scores").click()
     _expect()(page.locator("#lb-gama")).to_contain_text("Guess 2/3 of the Average")
     # one session: a mean and no spread (the sample SD of one value is undefined)
@@ -125,8 +141,8 @@ def test_the_leaderboard_tab_shows_the_table_and_plot_and_follows_the_store(page
     started = time.monotonic()
     _expect()(summary).to_contain_text(f"{before + 1} rated matches", timeout=15_000)
     assert time.monotonic() - started < 10
-    _expect()(table).to_contain_text("nim")  # a column for the new game
+    _expect()(table).to_contain_text("Nim (misère)")  # a column for the new game
     page.locator("#lb-game input").click()
     page.get_by_role("option", name="Kuhn poker", exact=True).click()
     _expect()(summary).to_contain_text("4 rated matches · 1 game ·")
-    _expect()(table).not_to_contain_text(re.compile(r"(?<!is)mcts:25:0s"))  # no tic-tac-toe
+    _expect()(table).not_to_contain_text(re.compile(r"(?<!IS-)MCTS \(25"))  # no tic-tac-toe

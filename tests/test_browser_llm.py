@@ -23,12 +23,15 @@ from tests.test_browser import (
     _moves,
     _shot,
 )
+from tests.test_page_reach import closed_port
 
 pytestmark = pytest.mark.browser
 
 THOUGHT = ("The centre is yours, so I look at the corners first. A corner blocks one of your "
            "diagonals and keeps a fork of my own possible later.")
 GPT = "GPT-4o mini · language model (needs a key)"
+OLLAMA = ("Qwen2.5 7B (Ollama, or the server at ARENA_COMPAT_BASE_URL) · language model "
+          "(unavailable)")
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +43,8 @@ def fake():
 @pytest.fixture(scope="module")
 def app(fake, tmp_path_factory):
     env = {"OPENAI_BASE_URL": fake.openai_url, "ANTHROPIC_BASE_URL": fake.url,
-           "OPENAI_API_KEY": None, "ANTHROPIC_API_KEY": None, "ARENA_OPPONENTS": None}
+           "OPENAI_API_KEY": None, "ANTHROPIC_API_KEY": None, "ARENA_OPPONENTS": None,
+           "ARENA_COMPAT_BASE_URL": f"http://127.0.0.1:{closed_port()}/v1"}  # no Ollama
     with running_app(tmp_path_factory.mktemp("browser-llm"), env=env) as running:
         yield running
 
@@ -71,8 +75,10 @@ def test_pick_a_model_type_a_key_and_watch_it_think(page, app, fake):
     page.locator("#reasoning-mode").get_by_text("Chain of thought").click()
     page.locator("#start").click()
     _expect()(page.locator("#status")).to_contain_text("Your turn")
+    page.locator("#new-game").click()  # the setup, folded away during the game
     _expect()(page.locator("#key-note")).to_contain_text("held for this tab only")
     assert page.locator("#api-key input").input_value() == ""
+    page.locator("#back-to-game").click()
 
     panel = page.locator("#llm-panel")
     for move, cell in enumerate(["C2R2", "C1R1"]):
@@ -85,7 +91,14 @@ def test_pick_a_model_type_a_key_and_watch_it_think(page, app, fake):
         _expect()(page.locator("#status")).to_contain_text("GPT-4o mini (CoT) is thinking")
         if move == 0:
             _shot(page, "llm-thinking")
+            free = "C3R3" if cell != "C3R3" else "C3R1"
+            _click_board(page, "tic_tac_toe", free)  # while it thinks: answered at once
+            _expect()(page.locator("#notice")).to_have_text(
+                "Wait: GPT-4o mini (CoT) is thinking.")
         _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
+        if move == 0:  # the reply is in: the notice no longer says to wait
+            _expect()(page.locator("#notice")).to_have_text(
+                "GPT-4o mini (CoT) answered; what you did while waiting was not played.")
         _expect()(page.locator("#moves textarea")).to_have_value(
             re.compile(rf"{count + 2}\. GPT-4o mini \(CoT\): C\dR\d"))
         _expect()(panel).to_contain_text(re.compile(r"answered C\dR\d in \d+\.\d s"))
@@ -111,6 +124,20 @@ def test_a_hidden_card_is_not_shown_while_the_hand_is_played(page, fake):
     page.get_by_role("button", name="pass", exact=True).click()  # fold to the bet
     _expect()(page.locator("#status")).to_contain_text("Game over")
     _expect()(panel).to_contain_text("I hold the Jack: a bluff.")
+
+
+def test_a_model_whose_server_is_not_running_is_not_offered_as_ready(page):
+    """The Ollama entry with no Ollama: listed as unavailable with the reason, and Start
+    starts nothing (it used to play, fail 12 times and store a rated win)."""
+    _choose(page, "game", "Board games › Tic-tac-toe")
+    _choose(page, "opponent", OLLAMA)
+    note = page.locator("#key-note")
+    _expect()(note).to_contain_text("is unavailable: its server at http://127.0.0.1:")
+    _expect()(note).to_contain_text("does not answer (connection refused")
+    _expect()(note).not_to_contain_text("has a key")
+    page.locator("#start").click()
+    _expect()(note).to_contain_text("does not answer")
+    _expect()(page.locator("#board img")).to_have_count(0)
 
 
 SMOLLM = load_opponents(env={}).get("smollm2-135m")

@@ -38,6 +38,42 @@ FORMULAS = {
     "pirate_game": "S8",
 }
 
+MEASURES = {
+    "guess_2_3": (
+        "The GAMA score (0-100) measures how low your numbers were: 100 means you always "
+        "chose the minimum, which is where the game ends up when every player reasons it "
+        "through (with a ratio above 1, the maximum). Winning rounds does not count."),
+    "el_farol": (
+        "The GAMA score (0-100) measures how close the share of rounds you went to the bar "
+        "came to its capacity: 100 means you went exactly as often as the bar can hold, the "
+        "equilibrium when everyone mixes. A good night out does not count."),
+    "divide_dollar": (
+        "The GAMA score (0-100) measures how close the bids, scaled up to the whole table, "
+        "came to the golds there are: 100 means they added up exactly (nothing left on the "
+        "table, nothing lost to greed). Your own golds do not count."),
+    "public_goods": (
+        "The GAMA score (0-100) measures how little you contributed: 100 means you kept "
+        "every token, the selfish equilibrium. Contributing helps the group, and lowers "
+        "this score."),
+    "diners_dilemma": (
+        "The GAMA score (0-100) measures how often you ordered the costly dish: 100 means "
+        "always, the equilibrium when the bill is split. Ordering the cheap dish saves "
+        "everyone money, and lowers this score."),
+    "sealed_bid_auction": (
+        "The GAMA score (0-100) measures how far below your valuation you bid, against the "
+        "highest valuation of the session: shading your bid raises it. Winning items does "
+        "not count."),
+    "battle_royale": (
+        "The GAMA score (0-100) measures how often you shot at the strongest player still "
+        "standing, the rational target: 100 means every shot. Surviving does not count."),
+    "pirate_game": (
+        "The GAMA score (0-100) is half how close your proposals were to the rational plan "
+        "and half how often your votes matched the rational vote: a pirate thrown overboard "
+        "can score 95 for having proposed a rational plan. Golds kept do not count."),
+}
+"""What the 0-100 score measures in each game, in people's words (the end screen says it:
+it often is not how well the seat did, which surprises people)."""
+
 
 @dataclass(frozen=True)
 class GamaScore:

@@ -21,7 +21,6 @@ from typing import Any, Literal
 import pyspiel
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 from PIL import Image
 
 from games import registry
@@ -325,7 +324,10 @@ def draw(plot: Plot) -> Image.Image:
         axes.bar_label(bars, fmt="%g", fontsize=8)
         axes.set_ylim(0, max(1.0, *(b[1] for b in plot.bars)) * 1.12)  # all zero: not ±0.05
         axes.set_xticks(range(len(labels)), labels, fontsize=8)
+    elif not any(s.values for s in plot.lines):
+        return _waiting(figure, plot)
     else:
+        played = max(len(s.values) for s in plot.lines)
         for series in plot.lines:  # a round the seat did not learn leaves a gap
             xs = list(range(1, len(series.values) + 1))
             ys = [math.nan if v is None else v for v in series.values]
@@ -334,9 +336,10 @@ def draw(plot: Plot) -> Image.Image:
             axes.axhline(value, linestyle="--", color="grey", linewidth=1)
             axes.annotate(name, (1, value), xycoords=("axes fraction", "data"),
                           ha="right", va="bottom", fontsize=8, color="grey")
-        if any(s.values for s in plot.lines):
-            axes.legend(loc="best", fontsize=8)
-        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes.legend(loc="best", fontsize=8)
+        # whole rounds from the first on: round 1 alone is one tick, not 0.95 to 1.05
+        axes.set_xlim(0.5, max(played, 2) + 0.5)
+        axes.set_xticks(round_ticks(played))
         axes.set_xlabel(plot.xlabel)
     axes.set_title(plot.title)
     axes.set_ylabel(plot.ylabel)
@@ -344,6 +347,30 @@ def draw(plot: Plot) -> Image.Image:
     # fixed margins (room for the tick labels, axis labels and title at this size):
     # tight_layout measured every label first and took 40% of the time
     figure.subplots_adjust(left=0.085, right=0.98, bottom=0.12, top=0.91)
+    return _pixels(figure)
+
+
+def round_ticks(played: int) -> list[int]:
+    """Where the round axis is labelled: every round up to 12, else round 1 and every 2nd,
+    5th, 10th... round (at most 12 labels)."""
+    if played <= 12:
+        return list(range(1, played + 1))
+    step = next(s for s in (2, 5, 10, 20, 50, 100, 200, 500, 1000) if played / s <= 11)
+    return [1, *range(step, played + 1, step)]
+
+
+def _waiting(figure: Figure, plot: Plot) -> Image.Image:
+    """Before the first result: the title and a line saying what the plot will show (no
+    empty axes)."""
+    figure.clear()
+    figure.text(0.5, 0.91, plot.title, ha="center", va="center", fontsize=14)
+    figure.text(0.5, 0.5, f"No {plot.xlabel} played yet.\nThe plot of {plot.ylabel} per "
+                f"{plot.xlabel} starts after {plot.xlabel} 1.", ha="center", va="center",
+                fontsize=20, color="#555555", linespacing=1.6)
+    return _pixels(figure)
+
+
+def _pixels(figure: Figure) -> Image.Image:
     canvas = FigureCanvasAgg(figure)  # the pixels directly: a PNG round trip took 40% longer
     canvas.draw()
     rgba = Image.frombuffer("RGBA", canvas.get_width_height(), bytes(canvas.buffer_rgba()))

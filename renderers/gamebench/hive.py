@@ -20,6 +20,11 @@ from games.gamebench.hive import Hex, Position
 from renderers.drawing import centred
 from renderers.gamebench.hive_text import text
 
+NARROW = True
+"""``image``, ``hit_test`` and ``centres`` take ``narrow=True``: the reserves in a row above
+(Black) and below (White) the board instead of beside it, for a phone held upright."""
+SIDES = ("White", "Black")
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 SHORT = ["White", "Black"]
 
 HEADER = 46
@@ -32,6 +37,10 @@ LARGEST, SMALLEST = 46.0, 21.0
 COORDINATES_FROM = 28.0
 """Hexes smaller than this (pixels, centre to corner) leave out their (q,r)."""
 SLOT, SLOT_ROW, SLOT_STEP = 24.0, 54, 45
+ROW_PANEL = 84
+"""Height of a reserve drawn as a row (the narrow layout): a title line and one row of tiles."""
+NARROW_BOARD = (560, 520)
+"""The narrow layout's smallest board area (it grows like the wide one)."""
 ROOT3 = math.sqrt(3.0)
 
 BACKGROUND, PANEL_FILL, INK = "#e8ecf0", "#d9dfe6", "#1f2933"
@@ -58,6 +67,9 @@ class Layout:
     shown: frozenset[Hex]
     slots: dict[str, tuple[float, float]]
     pass_box: tuple[int, int, int, int] | None
+    panels: dict[str, tuple[int, int, int, int]]
+    """Each colour's reserve area (x0, y0, x1, y1)."""
+    narrow: bool = False
 
     def centre(self, where: Hex) -> tuple[float, float]:
         q, r = where
@@ -80,29 +92,49 @@ def _round_hex(q: float, r: float) -> Hex:
     return (int(rq), int(rr))
 
 
-def layout(position: Position, tiles: list[str], *, only_pass: bool) -> Layout:
-    """Fit the hive and the empty hexes around it in the board area, between the reserves."""
+def layout(position: Position, tiles: list[str], *, only_pass: bool,
+           narrow: bool = False) -> Layout:
+    """Fit the hive and the empty hexes around it in the board area, between the reserves
+    (beside it, or above and below it when ``narrow``)."""
     shown = frozenset(set(position.stacks) | position.frontier())
     xs = [ROOT3 * (q + r / 2) for q, r in shown]
     ys = [1.5 * r for _, r in shown]
     span_x, span_y = max(xs) - min(xs) + ROOT3 + 0.4, max(ys) - min(ys) + 2.4
-    room_h = BOARD[1] - LEGEND
-    size = min(LARGEST, (BOARD[0] - 16) / span_x, (room_h - 16) / span_y)
+    least = NARROW_BOARD if narrow else BOARD
+    room_h = least[1] - (0 if narrow else LEGEND)
+    size = min(LARGEST, (least[0] - 16) / span_x, (room_h - 16) / span_y)
     size = max(size, SMALLEST)
-    board_w = max(BOARD[0], math.ceil(span_x * size + 16))
+    most = max(sum(1 for t in tiles if t[0] == c) for c in hive.COLOURS)
+    board_w = max(least[0], math.ceil(span_x * size + 16),
+                  (40 + most * SLOT_STEP) if narrow else 0)
     room_h = max(room_h, math.ceil(span_y * size + 16))
-    width, height = board_w + 2 * PANEL, HEADER + room_h + LEGEND
-    middle_x = PANEL + board_w / 2 - size * (max(xs) + min(xs)) / 2
-    middle_y = HEADER + room_h / 2 - size * (max(ys) + min(ys)) / 2
+    if narrow:
+        width, height = board_w, HEADER + 2 * ROW_PANEL + room_h + LEGEND
+        top, left = HEADER + ROW_PANEL, 0
+        panels = {"b": (0, HEADER, width, HEADER + ROW_PANEL),
+                  "w": (0, top + room_h, width, top + room_h + ROW_PANEL)}
+    else:
+        width, height = board_w + 2 * PANEL, HEADER + room_h + LEGEND
+        top, left = HEADER, PANEL
+        panels = {"w": (0, HEADER, PANEL, height), "b": (width - PANEL, HEADER, width, height)}
+    middle_x = left + board_w / 2 - size * (max(xs) + min(xs)) / 2
+    middle_y = top + room_h / 2 - size * (max(ys) + min(ys)) / 2
     slots: dict[str, tuple[float, float]] = {}
-    for colour, left in (("w", 0), ("b", width - PANEL)):
-        rows = list(dict.fromkeys(hive.bug(t) for t in tiles if t[0] == colour))
-        for tile in (t for t in tiles if t[0] == colour):
+    for colour in hive.COLOURS:
+        x0, y0 = panels[colour][:2]
+        own = [t for t in tiles if t[0] == colour]
+        rows = list(dict.fromkeys(hive.bug(t) for t in own))
+        for i, tile in enumerate(own):
+            if narrow:
+                slots[tile] = (x0 + 32 + i * SLOT_STEP, y0 + 54)
+                continue
             row = rows.index(hive.bug(tile))
             column = int(tile[2]) - 1 if len(tile) > 2 else 0
-            slots[tile] = (left + 40 + column * SLOT_STEP, HEADER + 58 + row * SLOT_ROW)
-    pass_box = (width - PANEL - 190, 8, width - PANEL - 10, HEADER - 8) if only_pass else None
-    return Layout(width, height, size, (middle_x, middle_y), shown, slots, pass_box)
+            slots[tile] = (x0 + 40 + column * SLOT_STEP, HEADER + 58 + row * SLOT_ROW)
+    right = width if narrow else width - PANEL
+    pass_box = (right - 190, 8, right - 10, HEADER - 8) if only_pass else None
+    return Layout(width, height, size, (middle_x, middle_y), shown, slots, pass_box, panels,
+                  narrow)
 
 
 def _hex_corners(x: float, y: float, size: float) -> list[tuple[float, float]]:
@@ -123,36 +155,38 @@ class Board:
     layout: Layout
 
 
-def board(state: pyspiel.State) -> Board:
+def board(state: pyspiel.State, *, narrow: bool = False) -> Board:
     """What ``state`` shows, and where (remembered for recent states: a click and the
     image after it lay out the same board)."""
-    key = (str(state.get_game()), tuple(state.history()))
+    key = (str(state.get_game()), tuple(state.history()), narrow)
     shown = _BOARDS.get(key)
     if shown is None:
         found = hive.choices(state)
         only_pass = not state.is_terminal() and found.only_pass
         tiles = hive.tile_set(dict(state.get_game().get_parameters()))
-        shown = board_for(found.position, tiles, found, only_pass=only_pass)
+        shown = board_for(found.position, tiles, found, only_pass=only_pass, narrow=narrow)
         _BOARDS.put(key, shown)
     return shown
 
 
-_BOARDS: hive.Bounded[tuple[str, tuple[int, ...]], Board] = hive.Bounded(64)
+_BOARDS: hive.Bounded[tuple[str, tuple[int, ...], bool], Board] = hive.Bounded(64)
 
 
 def board_for(position: Position, tiles: list[str], found: hive.Choices | None = None, *,
-              only_pass: bool = False) -> Board:
+              only_pass: bool = False, narrow: bool = False) -> Board:
     """The board of any position; ``found`` are its legal actions (none by default)."""
     placed = set(position.tiles())
     reserves = {c: [t for t in tiles if t[0] == c and t not in placed] for c in hive.COLOURS}
     found = found if found is not None else hive.Choices(position, {})
-    return Board(position, found, tiles, reserves, layout(position, tiles, only_pass=only_pass))
+    return Board(position, found, tiles, reserves,
+                 layout(position, tiles, only_pass=only_pass, narrow=narrow))
 
 
-def target_centres(state: pyspiel.State, seat: int) -> dict[str, tuple[float, float]]:
+def target_centres(state: pyspiel.State, seat: int, *,
+                   narrow: bool = False) -> dict[str, tuple[float, float]]:
     """Every click target in the image and the pixel at its centre: reserve tiles, the top
     tiles of the board, the empty hexes next to the hive, and pass when it is shown."""
-    view = board(state)
+    view = board(state, narrow=narrow)
     lay = view.layout
     centres = {t: lay.slots[t] for c in hive.COLOURS for t in view.reserves[c]}
     for where in lay.shown:
@@ -164,9 +198,10 @@ def target_centres(state: pyspiel.State, seat: int) -> dict[str, tuple[float, fl
     return centres
 
 
-def centres(state: pyspiel.State, seat: int) -> dict[str, tuple[float, float]]:
+def centres(state: pyspiel.State, seat: int, *,
+            narrow: bool = False) -> dict[str, tuple[float, float]]:
     """The renderer contract's name for :func:`target_centres`."""
-    return target_centres(state, seat)
+    return target_centres(state, seat, narrow=narrow)
 
 
 def buttons(state: pyspiel.State, seat: int, legal: list[LegalMove]) -> list[LegalMove]:
@@ -176,12 +211,12 @@ def buttons(state: pyspiel.State, seat: int, legal: list[LegalMove]) -> list[Leg
 
 
 def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
-             selection: tuple[str, ...] = ()) -> str | None:
+             selection: tuple[str, ...] = (), narrow: bool = False) -> str | None:
     """The target at pixel (x, y): a reserve tile, a tile on the board, a hex, ``pass``.
 
     With a tile selected, a click on one of its legal destinations names the hex even when
     a tile lies there (a beetle climbing); any other tile names itself (to select it)."""
-    view = board(state)
+    view = board(state, narrow=narrow)
     lay = view.layout
     if lay.pass_box:
         x0, y0, x1, y1 = lay.pass_box
@@ -204,13 +239,14 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
 
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (), last: tuple[str, ...] | None = None,
-          coordinates: bool = True) -> Image.Image:
+          coordinates: bool = True, narrow: bool = False) -> Image.Image:
     """The board as ``seat`` sees it (the whole game is public): the hive in the middle,
     White's reserve on the left, Black's on the right. ``last=None`` marks the last move
     of the state; ``coordinates`` prints each hex's (q,r) when the hexes are big enough."""
     heading = (_status(state, seat),
                "" if state.is_terminal() else f"move {len(state.history()) + 1}")
-    return draw_board(board(state), seat, heading, selection=selection, targets=targets,
+    return draw_board(board(state, narrow=narrow), seat, heading, selection=selection,
+                      targets=targets,
                       last=last, coordinates=coordinates)
 
 
@@ -285,10 +321,13 @@ def _reserves(draw: ImageDraw.ImageDraw, view: Board, seat: int, selected: set[s
               targets: set[str]) -> None:
     lay = view.layout
     for player, colour in enumerate(hive.COLOURS):
-        left = 0 if colour == "w" else lay.width - PANEL
-        draw.rectangle((left, HEADER, left + PANEL - 1, lay.height), fill=PANEL_FILL)
+        x0, y0, x1, y1 = lay.panels[colour]
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=PANEL_FILL)
         title = SHORT[player] + (" (you)" if player == seat else "")
-        centred(draw, (left + PANEL / 2, HEADER + 18), title, size=16, fill=INK, bold=True)
+        if lay.narrow:
+            centred(draw, (x0 + 12, y0 + 16), title, size=16, fill=INK, bold=True, anchor="lm")
+        else:
+            centred(draw, ((x0 + x1) / 2, y0 + 18), title, size=16, fill=INK, bold=True)
         left_in_reserve = view.reserves[colour]
         for tile in (t for t in view.tiles if t[0] == colour):
             x, y = lay.slots[tile]
@@ -300,8 +339,12 @@ def _reserves(draw: ImageDraw.ImageDraw, view: Board, seat: int, selected: set[s
                 _hexagon(draw, (x, y), SLOT + 1, None,
                          SELECTED if tile in selected else TARGET, 4)
         count = len(left_in_reserve)
-        centred(draw, (left + PANEL / 2, lay.height - LEGEND - 14), f"{count} in reserve",
-                size=14, fill=INK)
+        if lay.narrow:
+            centred(draw, (x1 - 12, y0 + 16), f"{count} in reserve", size=14, fill=INK,
+                    anchor="rm")
+        else:
+            centred(draw, ((x0 + x1) / 2, lay.height - LEGEND - 14), f"{count} in reserve",
+                    size=14, fill=INK)
     letters = dict.fromkeys(hive.bug(t) for t in view.tiles)
     legend = "   ".join(f"{letter} {hive.BUG_NAMES[letter]}" for letter in letters)
     centred(draw, (lay.width / 2, lay.height - LEGEND / 2), legend, size=13, fill=INK)

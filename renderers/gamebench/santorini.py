@@ -18,6 +18,8 @@ from games.gamebench.santorini import DOME, SIZE, WORKERS, SantoriniState, squar
 from renderers.common import seat_line, turn_line
 from renderers.drawing import centred
 
+SIDES = ("Blue", "Orange")
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 NAMES = ["Blue (player 0, workers A and B)", "Orange (player 1, workers X and Y)"]
 HEADER, LEFT, CELL, BOTTOM, RIGHT = 46, 36, 104, 34, 16
 WIDTH = LEFT + SIZE * CELL + RIGHT

@@ -14,6 +14,8 @@ from PIL import Image
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
+SIDES = ("Black", "White")
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 NAMES = ["Black (player 0, moving down)", "White (player 1, moving up)"]
 SHORT = ["Black", "White"]
 CELL = 60

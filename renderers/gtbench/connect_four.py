@@ -10,6 +10,8 @@ from PIL import Image
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
+SIDES = ("red", "yellow")
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 NAMES = ["x (player 0)", "o (player 1)"]
 COLOURS = ["red", "yellow"]
 DISCS = {"x": d.PLAYER[0], "o": (250, 196, 30)}

@@ -10,6 +10,8 @@ from PIL import Image
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
+SIDES = d.SEAT_COLOURS
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 NAMES = ["player 0", "player 1"]
 CHOICES = ["cooperate", "defect"]
 PAYOFF = {(0, 0): (5, 5), (0, 1): (0, 10), (1, 0): (10, 0), (1, 1): (1, 1)}
@@ -48,7 +50,7 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
     status = d.table_status(state, seat)
     if not state.is_terminal() and state.is_simultaneous_node():
         status = f"Round {len(played) + 1}: choose"
-    canvas = d.table(f"You are player {seat}", status, seat)
+    canvas = d.table(d.seat_title(seat), status, seat)
     x0, y0, x1, y1 = d.FELT_BOX
     mine, theirs = totals(played, seat)
     d.label(canvas, (x0 + 20, y0 + 22), f"Rounds played: {len(played)}", anchor="lm")

@@ -11,6 +11,8 @@ from games.gtbench.catalogue import negotiation_move
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
+SIDES = d.SEAT_COLOURS
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 NAMES = ["player 0", "player 1"]
 ITEM_COLOURS = [(232, 93, 4), (106, 76, 147), (25, 130, 196)]
 
@@ -62,7 +64,7 @@ def _numbers(text: str) -> list[int]:
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
           targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-    canvas = d.table(f"You are player {seat}", d.table_status(state, seat), seat)
+    canvas = d.table(d.seat_title(seat), d.table_status(state, seat), seat)
     fields = observation(state, seat)
     pool = _numbers(fields.get("Item pool", ""))
     values = _numbers(fields.get(f"Agent {seat} util vec", ""))

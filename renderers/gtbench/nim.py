@@ -15,6 +15,8 @@ from PIL import Image
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
+SIDES = d.SEAT_COLOURS
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 NAMES = ["player 0", "player 1"]
 STICK_W, STICK_H, STICK_GAP = 72, 16, 8
 PILE_GAP = 28
@@ -61,7 +63,7 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
     left, bottom, width, height = layout(state)
     canvas = d.Canvas(width, height)
     status = d.table_status(state, seat)
-    d.header(canvas, f"You are player {seat}", status, colour=d.PLAYER[seat])
+    d.header(canvas, d.seat_title(seat), status, colour=d.PLAYER[seat])
     counts = piles(state)
     taken = _TAKEN.fullmatch(last[0]) if last else None
     for p, count in enumerate(counts):

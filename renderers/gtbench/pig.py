@@ -11,6 +11,8 @@ from PIL import Image
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
+SIDES = d.SEAT_COLOURS
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 NAMES = ["player 0", "player 1"]
 _STATE = re.compile(r"Scores: (?P<s0>\d+) (?P<s1>\d+), Turn total: (?P<total>\d+)")
 
@@ -46,7 +48,7 @@ def text(state: pyspiel.State, seat: int) -> str:
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
           targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-    canvas = d.table(f"You are player {seat}", d.table_status(state, seat), seat)
+    canvas = d.table(d.seat_title(seat), d.table_status(state, seat), seat)
     banked, total = scores(state)
     goal = target(state)
     x0, y0, x1, y1 = d.FELT_BOX

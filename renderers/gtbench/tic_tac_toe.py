@@ -10,6 +10,8 @@ from PIL import Image
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
 
+SIDES = ("X", "O")
+"""Each seat's side as the image draws it (the page says "You ({side})")."""
 NAMES = ["X (player 0)", "O (player 1)"]
 MARKS = "xo"
 CELL = 120

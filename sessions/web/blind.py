@@ -87,6 +87,12 @@ class BlindSession(PlaySession):
             return MYSTERY_NAME
         return super().seat_name(seat)
 
+    def seat_title(self, seat: int) -> str:
+        """The page's full names (players panel, the game's bar) hide the model too."""
+        if seat == self.mystery and not self.over:
+            return MYSTERY_NAME
+        return super().seat_title(seat)
+
     def revealed(self) -> str | None:
         """The model's name once the game is over; None before."""
         return super().seat_name(self.mystery) if self.over else None

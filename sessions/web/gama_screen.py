@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import pyspiel
 
 from games import registry
+from games.gama.scoring import MEASURES
 from games.registry import GameSpec
 from renderers import renderer, seat_label
 from renderers.gama.view import Control
@@ -73,6 +74,8 @@ class TableScreen:
     """Where the game is and the person's running result (``Round 3 of 20. Your total...``)."""
     summary: tuple[list[str], list[list[str]]] | None
     """At the end of a finished session: every seat's result, place and GAMA score."""
+    measures: str = ""
+    """What the game's 0-100 GAMA score measures (shown with the summary)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the API."""
@@ -85,7 +88,7 @@ class TableScreen:
             "results": {"headers": self.headers, "rows": self.rows},
             "standing": self.standing,
             "summary": None if self.summary is None else
-            {"headers": self.summary[0], "rows": self.summary[1]},
+            {"headers": self.summary[0], "rows": self.summary[1], "measures": self.measures},
         }
 
 
@@ -109,7 +112,8 @@ def table_screen(session: PlaySession) -> TableScreen:
     where = "" if state.is_terminal() else view.VIEW.progress(state)
     standing = " ".join(part for part in (f"{where}." if where else "", told) if part)
     summary = _summary(session) if record.outcome == "normal" else None
-    return TableScreen(seats, control, plan, headers, rows, standing, summary)
+    return TableScreen(seats, control, plan, headers, rows, standing, summary,
+                       MEASURES.get(game_id, ""))
 
 
 def plan_fields(session: PlaySession) -> list[tuple[str, int | None]]:

@@ -19,6 +19,7 @@ Nothing here imports Gradio.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import weakref
@@ -41,6 +42,7 @@ from agents.llm.local import missing
 from agents.llm.modes import REASONING, base
 from agents.specs import AgentSpec, make_agent, parse_spec
 from games.registry import GameSpec
+from sessions.web import reach
 from sessions.web.llm_panel import Panel
 
 if TYPE_CHECKING:
@@ -166,6 +168,9 @@ def pick(opponent: str | None, keyring: Keyring) -> Pick:
     choice = next((c for c in opponent_choices() if c.provider == entry.provider
                    and c.id == entry.id), None)
     status = choice.status if choice else "ready"
+    unreachable = reach.problem(entry) if status != "unavailable" else None
+    if unreachable:
+        status = "unavailable"
     reasoning = next((base(m) for m in parsed.modes if base(m)), None) or "prompt"
     slot = key_slot(entry)
     held = keyring.holds(slot)
@@ -177,15 +182,19 @@ def pick(opponent: str | None, keyring: Keyring) -> Pick:
         return Pick(True, reasoning, None, "", False, False,
                     "unavailable" if missing(entry) else "ready", note, local=True)
     if status == "unavailable":
-        note = f"**{title} is unavailable:** {choice.note if choice else ''}"
+        note = f"{title} is unavailable: {unreachable or (choice.note if choice else '')}"
     elif held:
         note = (f"Your key for {where} is held for this tab only: it is sent to {where} and "
                 "never stored, logged or shown. *Forget it* drops it.")
     elif status == "needs_key":
         names = " or ".join(choice.key_names) if choice else "its key variable"
-        note = (f"**{title} needs an API key for {where}.** Type yours here: it stays in this "
+        note = (f"{title} needs an API key for {where}. Type yours here: it stays in this "
                 f"tab's server memory, is sent only to {where}, and is never stored, logged "
                 f"or shown. (Or the server's admin sets {names}.)")
+    elif not any(os.environ.get(name) for name in entry.key_names()):
+        where = reach.server_url(entry) or where
+        note = (f"{title} runs on the server at {where}, which answers; it needs no key "
+                "(type one if that server asks for it; never stored).")
     else:
         note = (f"The server has a key for {where}; you may type your own to use it instead "
                 "(never stored).")
@@ -325,7 +334,7 @@ def local_state(entry: Opponent) -> tuple[str, float]:
 def _local_note(entry: Opponent) -> str:
     problem = missing(entry)
     if problem is not None:
-        return f"**{entry.name} is unavailable:** {problem}"
+        return f"{entry.name} is unavailable: {problem}"
     state, seconds = local_state(entry)
     if state == "starting":
         return (f"Starting the offline model's server (llama.cpp)… {seconds:.0f} s. You may "
@@ -333,7 +342,7 @@ def _local_note(entry: Opponent) -> str:
     if state == "ready":
         return "The offline model's server is running on this machine (no key, no network)."
     if state.startswith("failed"):
-        return f"**The offline model's server did not start:** {state[len('failed: '):]}"
+        return f"The offline model's server did not start: {state[len('failed: '):]}"
     return "Runs on this machine (no key, no network); its server starts when you pick it."
 
 

@@ -47,16 +47,18 @@ from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
 from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
 from renderers import click_target, image_view, renderer, seat_label, text_view
-from sessions.engine import FailurePolicy
+from sessions.engine import UNREACHABLE, FailurePolicy
 from sessions.match import Match, NotYourTurn
 from sessions.record import CHANCE, MatchRecord, SeatRecord
 from sessions.seats import AgentSeats
 from sessions.store import Store
 from sessions.usage import session_usage
-from sessions.web import gama_screen
+from sessions.web import gama_screen, replays, scoreboard
 from sessions.web import talk as talk_panel
 from sessions.web.clicks import Selection
 from sessions.web.players import SEAT_CHOICES, Person, opponent_label
+from sessions.web.replays import ended_banner
+from sessions.web.scoreboard import MoveRow, PlayerLine
 
 MAX_INPUT = 2_000
 """The longest text a person may send as a move (typed, or a button's label); longer text is
@@ -100,6 +102,14 @@ class Screen:
     reasoning: str
     table: gama_screen.TableScreen | None = None
     """GAMA-Bench's games: the seats, the decision input, the results and the scores."""
+    players: tuple[PlayerLine, ...] = ()
+    """Two-seat games: both seats with their side and the time they have used."""
+    rows: tuple[MoveRow, ...] = ()
+    """The move list with each move's time and the frame that shows the position after it."""
+    viewing: int | None = None
+    """The frame the person is looking back at (None: the game as it is now)."""
+    frames: int = 1
+    """How many positions the person may step through (frame ``frames - 1`` is now)."""
     talk: talk_panel.TalkScreen | None = None
     """Games played by talking: the seats and teams, what was said, the person's words."""
 
@@ -143,6 +153,14 @@ class PlaySession:
         self._legal: tuple[int, list[LegalMove]] = (-1, [])
         self._stored = False
         self._thinking = False
+        self._refused_while_thinking = False
+        self.inputs_played = 0
+        """How many of the person's inputs were played (a page clears a typed move then)."""
+        self._frames: tuple[int, list[int]] = (-1, [])
+        self.viewing: int | None = None
+        """The frame (see :mod:`sessions.web.replays`) the person looks back at, or None."""
+        self.narrow = False
+        """Draw boards that have one in their layout for narrow screens (phones)."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -194,6 +212,23 @@ class PlaySession:
             return label
         return f"{seat_label(self.spec.id, seat)} ({label})"
 
+    def seat_title(self, seat: int) -> str:
+        """A seat's full name for the players panel and the bar: the agent with its settings
+        (``MCTS (1000 simulations)``), a person's display name."""
+        return scoreboard.display_name(self.record.seats[seat].kind,
+                                       self.record.seats[seat].spec,
+                                       self.record.seats[seat].display_name)
+
+    def opponents_name(self) -> str:
+        """The opponents in people's words, with settings (``MCTS (1000 simulations)``;
+        at a table ``9 agents: Equilibrium ×3, Adaptive ×3, Random ×3``)."""
+        names = [self.seat_title(s) for s in range(len(self.record.seats)) if s != self.human]
+        if len(names) == 1:
+            return names[0]
+        counts = {name: names.count(name) for name in names}
+        return f"{len(names)} agents: " + ", ".join(
+            name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
+
     def legal(self) -> list[LegalMove]:
         """The person's legal moves now (none when it is not their turn)."""
         if not self.your_turn:
@@ -204,9 +239,18 @@ class PlaySession:
         return list(self._legal[1])
 
     def image(self) -> Image.Image:
+        """The board now, or the position the person looks back at; a game that ended
+        before its rules ended it (resigned, abandoned) says so across the board's header."""
+        if self.viewing is not None:
+            frame = replays.frame(self.record, self.viewing, seat=self.human,
+                                  narrow=self.narrow)
+            return frame.image
         c = self._clicks
-        return image_view(self.spec.id, self.match.state, self.human, selection=c.path,
-                          targets=c.targets, last=c.last)
+        drawn = image_view(self.spec.id, self.match.state, self.human, selection=c.path,
+                           targets=c.targets, last=c.last, narrow=self.narrow)
+        if self.over and not self.match.state.is_terminal():
+            return ended_banner(drawn, self.result_short())
+        return drawn
 
     def text(self) -> str:
         return text_view(self.spec.id, self.match.state, self.human)
@@ -222,6 +266,9 @@ class PlaySession:
         return [f"{i + 1}. {line}" for i, line in enumerate(lines)]
 
     def status(self) -> str:
+        if self.viewing is not None:
+            return (f"Looking back: position {self.viewing} of {self.frames() - 1}. "
+                    "Press Now » to return to the game.")
         if self.over:
             return self.result()
         if self._thinking:
@@ -242,6 +289,9 @@ class PlaySession:
         """How the game ended, from the person's side ('' while it runs)."""
         record = self.match.record
         if record.outcome == "abandoned":
+            if record.end_reason == UNREACHABLE:
+                return ("Game abandoned: the opponent's server could not be reached "
+                        f"({UNREACHABLE}); it does not count as a loss.")
             return f"Game abandoned ({record.end_reason}); it does not count as a loss."
         if record.outcome == "forfeit":
             if record.ended_by == self.human:
@@ -260,9 +310,26 @@ class PlaySession:
             return (f"Game over: you placed {place} of {len(returns)} (ties share a place), "
                     f"with {_number(returns[self.human])}.")
         verdict = {1.0: "You won", 0.0: "You lost", 0.5: "Draw"}[record.scores[self.human]]
-        shown = ", ".join(f"{self.seat_name(s).lower() if s == self.human else self.seat_name(s)}"
-                          f" {_number(r)}" for s, r in enumerate(returns))
-        return f"Game over: {verdict}. Final returns: {shown}."
+        order = sorted(range(len(returns)), key=lambda s: s != self.human)
+        score = " – ".join(f"{self._named(s)} {_half(record.scores[s])}" for s in order)
+        points = ""
+        if any(abs(r) > 1 for r in returns):
+            points = " Points: " + ", ".join(f"{self._named(s)} {_number(returns[s])}"
+                                             for s in order) + "."
+        return f"Game over: {verdict}. Final score: {score}.{points}"
+
+    def result_short(self) -> str:
+        """The end in a few words, for the board's header."""
+        record = self.match.record
+        if record.outcome == "abandoned":
+            return "Game over: abandoned, not counted"
+        if record.outcome == "forfeit":
+            return ("Game over: you resigned" if record.ended_by == self.human
+                    else f"Game over: {self.seat_name(record.ended_by or 0)} forfeited")
+        return "Game over"
+
+    def _named(self, seat: int) -> str:
+        return "you" if seat == self.human else self.seat_name(seat)
 
     def reasoning(self) -> str:
         """What agents streamed, or the reasoning recorded with the last agent move the person
@@ -293,12 +360,20 @@ class PlaySession:
                 menu = legal if len(legal) > MAX_BUTTONS else []
             else:
                 buttons, menu = [m.label for m in self._board_buttons()], []
+            two = len(self.record.seats) == 2
+            to_move = self.match.to_move()
             talk = talk_panel.talk_screen(self) if talk_panel.is_talk(self.spec.id) else None
-            return Screen(image=self.image() if image else None, status=self.status(),
-                          notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
-                          text=self.text(), over=self.over, your_turn=self.your_turn,
-                          thinking=self._thinking, reasoning=self.reasoning(), table=table,
-                          talk=talk)
+            return Screen(
+                image=self.image() if image else None, status=self.status(),
+                notice=self.notice, moves=self.moves(), buttons=buttons, menu=menu,
+                text=self.text(), over=self.over, your_turn=self.your_turn,
+                thinking=self._thinking, reasoning=self.reasoning(), table=table,
+                players=tuple(scoreboard.players(self.record, self.human, to_move,
+                                                 name=self.seat_title))
+                if two else (),
+                rows=tuple(scoreboard.move_rows(self.record, self.human, self._mover,
+                                                final=self.over, points=self._points())),
+                viewing=self.viewing, frames=self.frames(), talk=talk)
 
     def snapshot(self) -> dict[str, Any]:
         """The session as plain data (the API's answer)."""
@@ -319,6 +394,33 @@ class PlaySession:
             if talk_panel.is_talk(self.spec.id):
                 data.update(talk_panel.talk_screen(self).to_dict())
             return data
+
+    # --- looking back -----------------------------------------------------------------------
+
+    def frames(self) -> int:
+        """How many positions the person may step through (the last one is now)."""
+        return len(self._points())
+
+    def _points(self) -> list[int]:
+        """The record's replay frames (:func:`replays.boundaries`), kept until a move."""
+        count = len(self.record.moves)
+        if self._frames[0] != count:
+            self._frames = (count, replays.boundaries(self.record))
+        return self._frames[1]
+
+    def look(self, where: str) -> str:
+        """Step through the positions seen so far on the same board: ``first``, ``back``,
+        ``forward``, ``last`` (the game as it is now). Returns the notice."""
+        with self._lock:
+            last = self.frames() - 1
+            at = last if self.viewing is None else self.viewing
+            to = {"first": 0, "back": at - 1, "forward": at + 1, "last": last}.get(where)
+            if to is None:
+                raise ValueError(f"look {where!r}: use first, back, forward or last")
+            to = max(0, min(last, to))
+            self.viewing = None if to == last else to
+            return self._say("" if self.viewing is None else
+                             "Looking back: the game goes on; Now » returns to it.")
 
     # --- the person's input -----------------------------------------------------------------
 
@@ -344,7 +446,7 @@ class PlaySession:
             if refusal:
                 return self._say(refusal)
             target = click_target(self.spec.id, self.match.state, self.human, x, y,
-                                  selection=self._clicks.path)
+                                  selection=self._clicks.path, narrow=self.narrow)
             if target is None:
                 return self._say(self._off_target())
             return self._click(target, expected)
@@ -454,6 +556,10 @@ class PlaySession:
                                        self.reasoning())
                 with self._lock:
                     self._note_moves(before, count)
+                    if self._refused_while_thinking and len(self.record.moves) > count:
+                        self._refused_while_thinking = False  # "Wait: … thinking" is over
+                        self._say(f"{self._names(seats)} answered; what you did while "
+                                  "waiting was not played.")
                 if self._failed() or not seats or self.human in self.match.to_move():
                     break
         finally:
@@ -478,6 +584,7 @@ class PlaySession:
             return self._say(f"You played {move.label}.")
 
     def _refusal(self, expected: int | None = None) -> str:
+        self.viewing = None  # any input brings the board back to the game as it is now
         if expected is not None and expected != self.move_number:
             return (f"Not played: that was sent for move {expected}, but the game is at move "
                     f"{self.move_number} now. Look at the position and send your move again.")
@@ -485,6 +592,7 @@ class PlaySession:
             return "The game is over: start a new game to play again."
         if self._thinking:
             busy = self.agents.busy() or self.agents.to_move()
+            self._refused_while_thinking = True
             return f"Wait: {self._names(busy)} {_be(busy)} thinking."
         if self.human not in self.match.to_move():
             state = self.match.state
@@ -502,6 +610,9 @@ class PlaySession:
         if self.spec.board == "table":
             return "Use the move buttons below the table, or type a move."
         return "That spot is not on the board: click a square."
+
+    def _mover(self, seat: int) -> str:
+        return self.seat_name(seat)
 
     def _names(self, seats: Sequence[int]) -> str:
         if len(seats) > 2:
@@ -526,6 +637,7 @@ class PlaySession:
                           expected)
 
     def _played(self, move: LegalMove) -> None:
+        self.inputs_played += 1
         self._clicks = Selection(last=move.path)
         self.agents.forget_streams()
         self._store_if_over()
@@ -620,6 +732,12 @@ def _opponent_specs(opponents: str | Sequence[str], players: int) -> list[AgentS
 
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _half(score: float) -> str:
+    return {0.5: "½"}.get(score, _number(score))
+
+
 
 
 class OpenSessions:

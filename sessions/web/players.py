@@ -9,6 +9,7 @@ name, and their consent.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import re
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from agents.naming import DEFAULT_SECONDS
 from agents.specs import agents_for
 from games import registry
 from games.registry import GameSpec
@@ -84,6 +86,7 @@ def llm_opponents() -> list[Opponent]:
     except ConfigError as err:
         _log.warning("no language-model opponents: %s", err)
         return []
+    choices = reachable(choices)
     rank = list(STATUS_WORDS)
     offered = []
     for choice in sorted(choices, key=lambda c: rank.index(c.status)):
@@ -91,6 +94,25 @@ def llm_opponents() -> list[Opponent]:
         label = f"{choice.title} · language model" + (f" ({status})" if status else "")
         offered.append(Opponent(choice.spec, label, _llm_note(choice), choice.status))
     return offered
+
+
+def reachable(choices: list[Any]) -> list[Any]:
+    """``choices`` with those whose server does not answer now marked unavailable, saying
+    why (a cheap, cached check: :mod:`sessions.web.reach`)."""
+    from agents.llm import load_opponents
+    from sessions.web import reach
+
+    opponents = load_opponents()
+    checked = [c for c in choices if c.provider != "local" and c.status != "unavailable"]
+    entries = {(c.provider, c.id): opponents.get(c.id) for c in checked}
+    found = reach.problems(entries.values())
+    out = []
+    for choice in choices:
+        entry = entries.get((choice.provider, choice.id))
+        why = found.get((entry.provider, entry.model)) if entry is not None else None
+        out.append(dataclasses.replace(choice, status="unavailable", note=why)
+                   if why else choice)
+    return out
 
 
 def _llm_note(choice: Any) -> str:
@@ -109,12 +131,38 @@ def _llm_note(choice: Any) -> str:
 
 
 def opponent_label(spec: str) -> str:
-    """The page's name for an agent spec (the spec itself when it has no short label); a
-    named language model is its title and reasoning mode, e.g. ``GPT-4o mini (CoT)``."""
+    """The page's short name for an agent spec (``MCTS``, whatever its settings: the players
+    panel says them, see :func:`agent_name`); a named language model is its title and
+    reasoning mode, e.g. ``GPT-4o mini (CoT)``; anything else comes back as written."""
     name = spec.split(":", 1)[0]
-    if name in _CLASSIC and spec == name:
-        return _CLASSIC[name][0]
+    if name in _CLASSIC:
+        return _CLASSIC[name][0]  # its settings: agent_name
     return _llm_label(spec) if "/" in spec else spec
+
+
+@functools.lru_cache(maxsize=1024)
+def agent_name(spec: str) -> str:
+    """An agent in people's words, with its settings: ``MCTS (1000 simulations)``,
+    ``IS-MCTS (200 simulations, no time cap)``, ``GPT-4o mini (CoT)``, ``People`` for the
+    pooled ``human`` entity. Accepts a spec or an entity; what it cannot read comes back as
+    written (raw ids belong to the API, exports and hover texts)."""
+    from agents.specs import SpecError, parse_spec
+
+    if spec == "human":
+        return "People"
+    try:
+        parsed = parse_spec(spec)
+    except (SpecError, ValueError):
+        return spec
+    if parsed.kind in ("mcts", "ismcts"):
+        name = _CLASSIC[parsed.kind][0]
+        cap = parsed.seconds or 0.0
+        limit = ("" if cap == DEFAULT_SECONDS else ", no time cap" if cap == 0
+                 else f", {cap:g} s cap")
+        return f"{name} ({parsed.simulations} simulations{limit})"
+    if parsed.kind == "llm":
+        return _llm_label(spec)
+    return _CLASSIC[parsed.kind][0] if parsed.kind in _CLASSIC else spec
 
 
 @functools.lru_cache(maxsize=256)

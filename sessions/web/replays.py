@@ -11,13 +11,14 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from games import registry
 from renderers import image_view, seat_label, text_view
+from renderers.drawing import HEADER, HEADER_INK, centred
 from sessions.record import CHANCE, MatchRecord, MoveRecord, replay
 from sessions.store import Store
-from sessions.web.players import opponent_label
+from sessions.web.players import agent_name, opponent_label
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,32 @@ def recent(store: Store, *, player_id: str | None = None, limit: int = 30) -> li
     return [store.get(row["id"]) for row in store.summaries(limit=limit, player_id=player_id)]
 
 
+LOOK_BACK = 8
+"""History reads this many times its length of recent sessions, so finished games are found
+behind a run of abandoned ones (a tab closed or a game switched stores one each time)."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """History's list: finished games first (newest first), then abandoned ones if shown."""
+
+    records: list[MatchRecord]
+    finished: int
+    abandoned: int
+    """Abandoned sessions among those read (listed only when asked for)."""
+
+
+def listing(store: Store, *, player_id: str | None = None, limit: int = 50,
+            abandoned: bool = False) -> Listing:
+    """The sessions History lists: finished ones first, abandoned ones after them when
+    ``abandoned`` (otherwise only counted), at most ``limit``."""
+    rows = store.summaries(limit=limit * LOOK_BACK, player_id=player_id)
+    done = [r for r in rows if r["outcome"] != "abandoned"]
+    left = [r for r in rows if r["outcome"] == "abandoned"]
+    chosen = (done + left if abandoned else done)[:limit]
+    return Listing([store.get(r["id"]) for r in chosen], len(done), len(left))
+
+
 def viewer(record: MatchRecord, player_id: str | None = None) -> int:
     """The seat a replay is shown from: this player's seat, else any human's, else seat 0."""
     humans = [s for s, seat in enumerate(record.seats) if seat.kind == "human"]
@@ -51,6 +78,12 @@ def seat_name(record: MatchRecord, seat: int, you: int | None) -> str:
     if info.kind == "human":
         return info.display_name or "a person"
     return opponent_label(info.spec)
+
+
+def full_name(record: MatchRecord, seat: int, you: int | None) -> str:
+    """:func:`seat_name` with an agent's settings (``MCTS (1000 simulations)``)."""
+    info = record.seats[seat]
+    return seat_name(record, seat, you) if info.kind == "human" else agent_name(info.spec)
 
 
 def mover(record: MatchRecord, seat: int, you: int | None) -> str:
@@ -80,7 +113,7 @@ def summary_row(record: MatchRecord, player_id: str | None = None) -> list[str]:
     seat = viewer(record, player_id)
     when = datetime.datetime.fromtimestamp(record.ended_at or record.started_at)
     title = registry.get(record.game).title
-    names = [seat_name(record, s, seat) for s in range(len(record.seats))]
+    names = [full_name(record, s, seat) for s in range(len(record.seats))]
     seats = " vs ".join(names) if len(names) == 2 else _table(names, seat)
     who = seat_name(record, seat, seat)
     return [when.strftime("%Y-%m-%d %H:%M"), title, seats,
@@ -109,9 +142,10 @@ def boundaries(record: MatchRecord) -> list[int]:
 
 
 def frame(record: MatchRecord, index: int, *, seat: int | None = None,
-          spectator: bool = False) -> Frame:
-    """Frame ``index`` (0 = start; negative counts from the end) seen from ``seat``; a
-    ``spectator`` is not the person in that seat (nobody is called "You")."""
+          narrow: bool = False, spectator: bool = False) -> Frame:
+    """Frame ``index`` (0 = start; negative counts from the end) seen from ``seat`` (drawn
+    in the layout for narrow screens when asked for and the game has one); a ``spectator``
+    is not the person in that seat (nobody is called "You")."""
     seat = viewer(record) if seat is None else seat
     you = None if spectator else seat
     points = boundaries(record)
@@ -121,7 +155,7 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
     upto = points[index]
     state = replay(record, upto=upto)
     spec = registry.get(record.game)
-    visible = _visible(record, upto, seat, final=state.is_terminal())
+    visible = visible_moves(record, upto, seat, final=state.is_terminal())
     last, caption = None, "Start"
     decisions = [i for i in visible if record.moves[i].seat != CHANCE]
     if decisions:
@@ -135,7 +169,11 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
     if index == len(points) - 1 and record.outcome:
         caption += f" · {seat_name(record, seat, you)} {outcome_text(record, seat)}"
     lines = [_line(record, record.moves[i], you) for i in visible]
-    return Frame(index, len(points), image_view(record.game, state, seat, last=last),
+    drawn = image_view(record.game, state, seat, last=last, narrow=narrow)
+    if index == len(points) - 1 and record.outcome in ("forfeit", "abandoned") \
+            and not state.is_terminal():  # ended before its rules ended it: say so
+        drawn = ended_banner(drawn, f"Game over: {outcome_text(record, seat)}")
+    return Frame(index, len(points), drawn,
                  text_view(record.game, state, seat), f"Step {index} of {len(points) - 1}: "
                  f"{caption}", [f"{n + 1}. {line}" for n, line in enumerate(lines)])
 
@@ -147,7 +185,9 @@ def _node_start(record: MatchRecord, j: int) -> int:
     return j
 
 
-def _visible(record: MatchRecord, upto: int, seat: int, *, final: bool) -> list[int]:
+def visible_moves(record: MatchRecord, upto: int, seat: int, *, final: bool) -> list[int]:
+    """Indexes of the first ``upto`` moves that ``seat`` was shown (``final``: the game is
+    over, so every move is)."""
     shown = registry.get(record.game).visibility
     return [i for i, move in enumerate(record.moves[:upto])
             if (shown.chance if move.seat == CHANCE
@@ -158,3 +198,17 @@ def _line(record: MatchRecord, move: MoveRecord, seat: int | None) -> str:
     if move.seat == CHANCE:
         return f"chance: {move.label}"
     return f"{mover(record, move.seat, seat)}: {move.label}"
+
+
+BANNER = 46
+"""Height of the strip drawn across the top of a board whose game ended early (it covers the
+renderers' headers, 44-46 pixels, which still say whose turn it was)."""
+
+
+def ended_banner(image: Image.Image, text: str) -> Image.Image:
+    """``image`` with ``text`` across its header strip."""
+    out = image.copy()
+    draw = ImageDraw.Draw(out)
+    draw.rectangle((0, 0, out.width - 1, BANNER - 1), fill=HEADER)
+    centred(draw, (14, BANNER / 2), text, size=17, fill=HEADER_INK, bold=True, anchor="lm")
+    return out

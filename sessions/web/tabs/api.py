@@ -17,7 +17,7 @@ from sessions.web import gama_screen, llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import MAX_INPUT, PlaySession
 from sessions.web.tabs import serving
-from sessions.web.tabs.play import start
+from sessions.web.tabs.play import new_session
 from sessions.web.tabs.site import OPEN
 
 CAPS = {"game": 100, "opponent": 2_000, "seat": 20, "shares": MAX_INPUT}
@@ -39,7 +39,7 @@ def api_new_game(game: str, opponent: str, seat: str, player_id: str, consent: b
     check_sizes(game=game, opponent=opponent, seat=seat)  # the id and name have their rules
     profile = {"player_id": player_id, "consent": bool(consent), "name": display_name}
     seated = [o.strip() for o in opponent.split(",")] if "," in opponent else opponent
-    session, *_ = start(game, seated, seat, profile, "", keyring, request)
+    session = new_session(game, seated, seat, profile, "", keyring, request)
     session.run_agents()
     return session, session.snapshot()
 

@@ -4,11 +4,13 @@ human-baseline data, and "Your data" to change the answer."""
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
 
 from sessions.web import players
+from sessions.web.plain import escape
 
 CONSENT_TEXT = """### May we keep your games for research?
 This arena compares people, language models and classic game programs. With your consent,
@@ -34,27 +36,47 @@ def set_consent(profile: dict, name: str, consent: bool) -> tuple[dict, Any, str
 
 
 def profile_text(profile: dict) -> str:
+    """What the page keeps about this browser, as HTML (the display name is escaped)."""
     consent = {True: "yes: your games are kept for research",
                False: "no: your games are stored marked not for research",
                None: "not answered yet (counts as no)"}[profile.get("consent")]
     name = profile.get("name") or "none"
-    return (f"Anonymous id `{profile['player_id'][:8]}…` · display name: {name} · "
-            f"research use: {consent}. Applies to games started from now on.")
+    return ("<div>" + escape(f"Anonymous id {profile['player_id'][:8]}… · display name: {name}"
+                             f" · research use: {consent}. Applies to games started from now "
+                             "on.") + "</div>")
 
 
-def build_consent(profile: gr.BrowserState) -> tuple[gr.Group, gr.Markdown]:
+@dataclass(frozen=True)
+class Question:
+    """The first-use question's components (``build_profile`` wires its answers)."""
+
+    box: gr.Group
+    name: gr.Textbox
+    yes: gr.Button
+    no: gr.Button
+
+
+def build_consent(profile: gr.BrowserState) -> Question:
+    """The first-use question (shown until it is answered), at the top of the page."""
     with gr.Group(visible=False) as box:
         gr.Markdown(CONSENT_TEXT, elem_id="consent")
         name = gr.Textbox(label="Display name (optional)", max_length=players.MAX_NAME)
         with gr.Row():
             yes = gr.Button("Yes, keep my games for research", variant="primary")
             no = gr.Button("No thanks, just let me play")
+    return Question(box, name, yes, no)
+
+
+def build_profile(profile: gr.BrowserState, question: Question) -> gr.HTML:
+    """"Your data" (at the foot of the page): what is kept, and a change of answer."""
     with gr.Accordion("Your data", open=False):
-        about = gr.Markdown(elem_id="profile")
+        about = gr.HTML(elem_id="profile")
         with gr.Row():
             change_yes = gr.Button("Allow research use", size="sm")
             change_no = gr.Button("Do not use my games for research", size="sm")
-    for button, consent in ((yes, True), (no, False), (change_yes, True), (change_no, False)):
-        button.click(functools.partial(set_consent, consent=consent), [profile, name],
-                     [profile, box, about], api_visibility="private")
-    return box, about
+    answers = ((question.yes, True), (question.no, False), (change_yes, True),
+               (change_no, False))
+    for button, consent in answers:
+        button.click(functools.partial(set_consent, consent=consent), [profile, question.name],
+                     [profile, question.box, about], api_visibility="private")
+    return about

@@ -10,7 +10,17 @@ from typing import Any
 import gradio as gr
 
 from games.registry import get
-from sessions.ratings.leaderboard import Filters, Leaderboard, LeaderboardView
+from sessions.ratings.leaderboard import (
+    Filters,
+    Leaderboard,
+    LeaderboardView,
+    Table,
+    forest_plot,
+    win_probability_plot,
+)
+from sessions.ratings.report import RatingTable
+from sessions.web import standings
+from sessions.web.plain import escape
 from sessions.web.tabs.site import store
 
 BOARD_POLL = 3.0
@@ -21,8 +31,8 @@ one small SQL query; new sessions are read and rated when something was stored).
 BOARD_OUTPUTS = 11
 
 
-RATINGS_TEXT = """**How to read this.** Each agent configuration, and `human` (every session a
-person agreed to share, pooled), gets a Bradley–Terry rating: the mean of 1000 bootstrap fits
+RATINGS_TEXT = """**How to read this.** Each agent configuration, and *People* (every session
+a person agreed to share, pooled; `human` in the API and the CSV), gets a Bradley–Terry rating: the mean of 1000 bootstrap fits
 over finished matches, each game weighted equally (1/N_game). The interval is the 5th–95th
 percentile of the fits; the rank is 1 + the number of entries whose interval lies wholly
 above. A rating difference d means P(win) = 1 / (1 + e^−d). NRA is GTBench's normalized
@@ -57,33 +67,67 @@ def board_view(game: str | None, humans: bool, since: str | None, until: str | N
 
 
 def show_board(game: str | None, humans: bool, since: str | None, until: str | None,
-               blind: bool = False) -> list[Any]:
-    """Updates for the Leaderboard tab's outputs, in the order build_leaderboard lists them."""
+               blind: bool = False, minimum: float | None = None) -> list[Any]:
+    """Updates for the Leaderboard tab's outputs, in the order build_leaderboard lists them:
+    the tables in people's words (sessions.web.standings); the CSV keeps the raw ids."""
     view = board_view(game, humans, since, until, blind)
+    least = standings.min_games(minimum)
     games = [("All games", "all")] + [(get(g).title, g) for g in leaderboard().games()]
-    return [(view.version, view.filters), gr.update(choices=games), view.summary(),
-            view.overall.value, view.forest(), view.heatmap(), view.per_game.value,
-            view.win_probabilities().value, view.nra_table.value, view.gama.value,
+    summary = f"{escape(view.summary())}<br>{escape(standings.note(least, view.report.overall))}"
+    plotted = standings.plotted(view.report.overall, least)
+    return [(view.version, view.filters, least), gr.update(choices=games),
+            f"<div class='arena-note'>{summary}</div>",
+            _frame(standings.overall(view, least)),
+            _forest(plotted, view.report.settings.level),
+            win_probability_plot(plotted),
+            _frame(standings.per_game(view, least)),
+            _frame(standings.head_to_head(view.win_probabilities())),
+            _frame(standings.renamed(view.nra_table)), view.gama.value,
             view.csv(downloads())]
 
 
+def _forest(plotted: RatingTable, level: float) -> Any:
+    """The forest plot with the page's names and ranks (unranked entries unnumbered)."""
+    figure = forest_plot(plotted, level=level)
+    axes = figure.axes[0]
+    labels = standings.plot_labels(plotted)  # rows run top down: y = n-1 ... 0
+    axes.set_yticks(list(range(len(labels)))[::-1], labels)
+    return figure
+
+
+def _frame(table: Table) -> Any:
+    """A Dataframe update: names are HTML (raw id on hover), numbers sort as numbers."""
+    kinds = []
+    for i, _ in enumerate(table.headers):
+        cells = [row[i] for row in table.rows]
+        if any(isinstance(c, str) and c.startswith("<span") for c in cells):
+            kinds.append("html")
+        elif cells and all(isinstance(c, int | float) for c in cells):
+            kinds.append("number")
+        else:
+            kinds.append("str")
+    return gr.update(value=table.value, datatype=kinds)
+
+
 def poll_board(game: str | None, humans: bool, since: str | None, until: str | None,
-               blind: bool, shown: tuple | None) -> list[Any]:
+               blind: bool, minimum: float | None, shown: tuple | None) -> list[Any]:
     """The timer's check: nothing to send unless a session was stored since the last one."""
     try:
         filters = Filters.parse(game=game, humans_only=humans, since=since, until=until,
                                 blind_only=blind)
     except ValueError:
         return [gr.skip()] * BOARD_OUTPUTS  # the filter's own event says what is wrong
-    if shown == (leaderboard().view(filters).version, filters):  # cheap: live views wait for
-        return [gr.skip()] * BOARD_OUTPUTS  # no bootstrap
-    return show_board(game, humans, since, until, blind)
+    if shown == (leaderboard().view(filters).version, filters,  # cheap: live views wait
+                 standings.min_games(minimum)):  # for no bootstrap
+        return [gr.skip()] * BOARD_OUTPUTS
+    return show_board(game, humans, since, until, blind, minimum)
 
 
 def open_board(game: str | None, humans: bool, since: str | None, until: str | None,
-               blind: bool, shown: tuple | None) -> list[Any]:
+               blind: bool, minimum: float | None, shown: tuple | None) -> list[Any]:
     """The tab was opened: start polling, and draw it unless it already shows the store."""
-    return [gr.Timer(active=True), *poll_board(game, humans, since, until, blind, shown)]
+    return [gr.Timer(active=True), *poll_board(game, humans, since, until, blind, minimum,
+                                               shown)]
 
 
 def api_leaderboard(game: str, humans_only: bool, since: str, until: str,
@@ -120,10 +164,13 @@ def build_leaderboard() -> gr.Tab:
                                 elem_id="lb-since")
             until = gr.DateTime(include_time=False, type="string", label="To (UTC, inclusive)",
                                 elem_id="lb-until")
+            minimum = gr.Number(standings.min_games(), label="Ranked from (matches)",
+                                precision=0, minimum=0, elem_id="lb-min-games", min_width=120)
             with gr.Column(scale=1, min_width=160):
                 refresh = gr.Button("Refresh", size="sm", elem_id="lb-refresh")
-                download = gr.DownloadButton("Download CSV", size="sm", elem_id="lb-csv")
-        summary = gr.Markdown(elem_id="lb-summary")
+                download = gr.DownloadButton("Download CSV (raw ids)", size="sm",
+                                             elem_id="lb-csv")
+        summary = gr.HTML(elem_id="lb-summary")
         overall = gr.Dataframe(label="Ratings (90% interval, rank by interval overlap)",
                                interactive=False, elem_id="lb-overall", max_height=420)
         with gr.Row():
@@ -142,7 +189,7 @@ def build_leaderboard() -> gr.Tab:
                 gama = gr.Dataframe(interactive=False, elem_id="lb-gama", wrap=True)
         gr.Markdown(RATINGS_TEXT)
     timer = gr.Timer(BOARD_POLL, active=False)
-    filters: list[Any] = [game, humans, since, until, blind]
+    filters: list[Any] = [game, humans, since, until, blind, minimum]
     outputs = [shown, game, summary, overall, forest, heatmap, per_game, heads, nra, gama,
                download]
     # one computation at a time: concurrent refreshes then find the cached view

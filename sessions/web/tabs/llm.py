@@ -3,16 +3,19 @@ the tab's server memory only), and the live thinking panel."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from concurrent.futures import wait
 from typing import Any
 
 import gradio as gr
 
-from sessions.web import llm_page
+from sessions.web import llm_page, llm_panel_html, play_html
 from sessions.web.llm_page import Keyring
-from sessions.web.play import PlaySession
+from sessions.web.tabs.site import OPEN
 
+WATCH_START = 1.5
+"""Seconds the panel waits for a language-model seat to start thinking after an input."""
 REASONING_CHOICES = [("Move only", "prompt"), ("Chain of thought", "cot"),
                      ("Self-consistency (5 samples, majority vote)", "sc-cot"),
                      ("Tree of thoughts", "tot"),
@@ -22,9 +25,9 @@ REASONING_CHOICES = [("Move only", "prompt"), ("Chain of thought", "cot"),
 def key_updates(chosen: llm_page.Pick, problem: str = "") -> list[Any]:
     """Updates for the key field, the note beside it and the forget button."""
     asks = chosen.llm and chosen.slot is not None and chosen.status != "unavailable"
-    note = f"**{problem}**" if problem and not problem.startswith("**") else problem
+    note = play_html.note(problem or chosen.note)
     return [gr.update(visible=asks, value="", label=chosen.key_label or "API key"),
-            gr.update(value=note or chosen.note, visible=chosen.llm),
+            gr.update(value=note, visible=chosen.llm),
             gr.update(visible=chosen.key_held)]
 
 
@@ -57,14 +60,30 @@ def forget_key(opponent: str | None, keyring: Keyring) -> list[Any]:
     return key_updates(llm_page.pick(opponent, keyring))
 
 
-def watch_llm(session: PlaySession | None) -> Iterator[Any]:
-    """Stream the language-model seats' thinking into the panel while they are to move."""
-    panel = llm_page.panel_of(session)
-    if panel is None or session is None:
-        yield gr.update(visible=False)
-        return
-    for drawn in panel.frames(session, poll=0.1):
-        yield gr.update(value=drawn, visible=True)
+def watch_llm(request: gr.Request) -> Iterator[Any]:
+    """Stream the language-model seats' thinking into the panel while they are to move.
+
+    Started by the turn's first "thinking" screen (a change of a hidden field: Gradio runs
+    the listeners of one trigger one after another, so it cannot hang off the input that
+    started the turn, which lasts until the agents reply); it finds the tab's game and
+    streams until the seats have answered."""
+    browser = request.session_hash or ""
+    deadline, shown = time.monotonic() + WATCH_START, False
+    while time.monotonic() < deadline:
+        session = OPEN.get(browser)
+        panel = llm_page.panel_of(session)
+        if session is None or panel is None or not (session.thinking or
+                                                    session.agents.to_move()):
+            time.sleep(0.05)
+            continue
+        for drawn in panel.frames(session, poll=0.1):
+            yield gr.update(value=drawn, visible=True)
+        shown, deadline = True, time.monotonic() + 0.3  # the reply's own next seat, if any
+    if not shown:
+        session = OPEN.get(browser)
+        panel = llm_page.panel_of(session)
+        yield (gr.update(visible=False) if panel is None or session is None else
+               gr.update(value=llm_panel_html.render(panel.view(session)), visible=True))
 
 
 def build_llm_picker() -> tuple[Any, ...]:
@@ -73,6 +92,6 @@ def build_llm_picker() -> tuple[Any, ...]:
                          visible=False, elem_id="reasoning-mode")
     key = gr.Textbox(type="password", label="API key", visible=False, elem_id="api-key",
                      placeholder="paste your key (kept in this tab's server memory only)")
-    note = gr.Markdown(visible=False, elem_id="key-note")
+    note = gr.HTML(visible=False, elem_id="key-note")
     forget = gr.Button("Forget my key", size="sm", visible=False, elem_id="forget-key")
     return reasoning, key, note, forget

@@ -1,21 +1,35 @@
-"""The Play tab: pick a game and an opponent, play on the drawn board (clicks, buttons, a typed
-move), watch the agents reply. Handlers are a few lines each; the work is in
-``sessions.web.play.PlaySession``. GAMA-Bench's tables add their setup and panel
+"""The Play tab, laid out like a game site: the setup (game, opponent, seat, Start) collapses
+into a one-line bar once a game starts; the board is the largest thing on the page, with the
+players and their clocks, the status, the move list (and ◀ ▶ to look back) beside it on wide
+screens and under it on narrow ones. Handlers are a few lines each; the work is in
+``sessions.web.play.PlaySession``, every input goes through ``sessions.web.turns.respond``
+(one at a time per tab, answers in order), and every text panel is built by
+``sessions.web.play_html`` (escaped). GAMA-Bench's tables add their setup and panel
 (:mod:`sessions.web.tabs.table`); language models their picker and thinking panel
 (:mod:`sessions.web.tabs.llm`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import gradio as gr
 import numpy as np
 
 from games.registry import get
-from sessions.web import blind, gama_screen, llm_page, llm_panel_html, players
+from renderers import seat_label, side_name
+from sessions.web import (
+    blind,
+    gama_screen,
+    llm_page,
+    llm_panel_html,
+    play_html,
+    players,
+    turns,
+)
 from sessions.web.live import LIVE
 from sessions.web.llm_page import Keyring
-from sessions.web.play import MAX_BUTTONS, PlaySession
+from sessions.web.play import MAX_BUTTONS, PlaySession, Screen
 from sessions.web.tabs import watch as watch_tab
 from sessions.web.tabs.llm import (
     build_llm_picker,
@@ -24,9 +38,10 @@ from sessions.web.tabs.llm import (
     take_key,
     watch_llm,
 )
-from sessions.web.tabs.site import OPEN, store
+from sessions.web.tabs.site import OPEN, TURNS, store
 from sessions.web.tabs.table import (
     arrange_table,
+    build_table_info,
     build_table_setup,
     build_table_view,
     choose_table,
@@ -38,41 +53,110 @@ from sessions.web.tabs.talk import (
     build_talk_setup,
     build_talk_view,
     choose_talk,
-    plain,
     show_talk,
 )
 
 BUTTONS = MAX_BUTTONS
+NARROW = 700
+"""Screens narrower than this many CSS pixels get the boards' narrow layouts (a phone)."""
+CSS = play_html.CSS + TALK_CSS
+HEAD = play_html.HEAD
+PRIVATE: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
+INPUT: dict[str, Any] = {**PRIVATE, "trigger_mode": "multiple"}
+"""Inputs: every click reaches the server (Gradio's default for buttons drops a click made
+while the button's last event runs), where it is played or answered."""
+WIDTH_JS = "() => window.innerWidth"
+NAV = (("first", "« Start"), ("back", "‹ Back"), ("forward", "Next ›"), ("last", "Now »"))
+"""The move list's buttons: through the positions seen so far, on the same board."""
+FRAME = 7
+"""A new game's outputs: the session, the setup, the bar and its text, the game area, the
+"Back to the game" button, the spectator link; then the screen's outputs."""
+MAX_TYPED = 200
+"""Characters a typed move may have (a move is a few words; longer text is cut)."""
 
 
-CSS = "#board img { cursor: pointer; }" + TALK_CSS
-
-
-def show(session: PlaySession | None, *, image: bool = True) -> list[Any]:
+def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]:
     """Updates for the Play tab's outputs, in the order build_play lists them."""
     if session is None:
-        return [None, "Pick a game and an opponent, then press **Start**.", "", "", ""] + [
-            gr.update(visible=False)] * (BUTTONS + 5) + [gr.update(visible=False)] * 3 + \
-            show_table(None) + show_talk(None) + [None]
-    s = session.screen(image=image)
+        hidden = gr.update(visible=False)
+        return [None, play_html.status("Pick a game and an opponent, then press Start."),
+                "", "", "", "", "", *[hidden] * (BUTTONS + 2), *[hidden] * 7, gr.skip(), hidden,
+                *show_table(None), *show_talk(None), None]
+    s = screen or session.screen()
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
     return [
-        gr.update(value=s.image) if image else gr.skip(), f"### {s.status}", plain(s.notice),
+        gr.update(value=s.image) if s.image is not None else gr.skip(),
+        play_html.status(s.status, thinking=s.thinking, over=s.over),
+        play_html.notice(s.notice),
+        play_html.move_list(s.rows, viewing=s.viewing, frames=s.frames),
+        play_html.players(s.players),
         "\n".join(s.moves), s.text, *buttons,
         gr.update(choices=s.menu, value=None, visible=bool(s.menu)),
         gr.update(visible=bool(s.menu)),
         gr.update(visible=not s.over), gr.update(visible=s.over), gr.update(visible=s.over),
         gr.update(value=s.reasoning, visible=(bool(s.reasoning) or s.thinking)
                   and llm_page.panel_of(session) is None),  # LLM seats: the thinking panel
-        gr.update(visible=not s.over), gr.update(visible=s.thinking), *show_table(s.table),
-        *show_talk(s.talk),
+        gr.update(visible=not s.over), gr.update(visible=s.thinking),
+        gr.update(visible=s.frames > 1),
+        # a language model starts thinking: this hidden field changes and starts the panel
+        f"{session.id}:{len(session.record.moves)}"
+        if s.thinking and llm_page.panel_of(session) is not None else gr.skip(),
+        llm_panel(session, s), *show_table(s.table), *show_talk(s.talk),
         session.move_number,  # the page sends back the move number it showed (stale clicks)
     ]
 
 
-def start(game_id: str, opponent: str | list[str], seat: str, profile: dict, reasoning: str,
-          keyring: Keyring, request: gr.Request, params: dict | None = None) -> tuple[Any, ...]:
+def llm_panel(session: PlaySession, screen: Screen) -> Any:
+    """The thinking panel: hidden without language-model seats; while one thinks it is
+    streamed by ``watch_llm``; otherwise drawn as it stands (the answer, what the end of the
+    game reveals)."""
+    panel = llm_page.panel_of(session)
+    if panel is None:
+        return gr.update(visible=False)
+    if screen.thinking:
+        return gr.skip()
+    return gr.update(value=llm_panel_html.render(panel.view(session)), visible=True)
+
+
+def chrome(session: PlaySession, request: gr.Request) -> list[Any]:
+    """The setup folded away, the game's one-line bar and the game area shown, with the
+    game's spectator link."""
+    return [gr.update(visible=False), gr.update(visible=True), bar_text(session),
+            gr.update(visible=True), gr.update(visible=False),
+            spectator_link(session, request)]
+
+
+def bar_text(session: PlaySession) -> str:
+    spec, seat = session.spec, session.human
+    if len(session.record.seats) == 2:
+        side = side_name(spec.id, seat)
+        where = f"you play {side}, " if side else "you play "
+        placed = where + ("first" if seat == 0 else "second")
+    else:
+        placed = f"you are {seat_label(spec.id, seat)}"
+    return play_html.bar(spec.title, session.opponents_name(), placed)
+
+
+def replies(session: PlaySession | None, act: Callable[[PlaySession], Any],
+            request: gr.Request) -> Iterator[list[Any]]:
+    """Play one input and the agents' reply, showing each screen (sessions.web.turns)."""
+    if session is None:
+        yield show(None)
+        return
+    browser = request.session_hash or ""
+
+    def current() -> bool:
+        return OPEN.get(browser) in (None, session)
+
+    for screen in turns.respond(session, act, TURNS.lock(browser), current=current):
+        yield show(session, screen)
+
+
+def new_session(game_id: str, opponent: str | list[str], seat: str, profile: dict,
+                reasoning: str, keyring: Keyring, request: gr.Request,
+                params: dict | None = None, width: float | None = None) -> PlaySession:
+    """A new game for this tab (the one it replaces is recorded as abandoned)."""
     seating = llm_page.Seating(keyring)  # LLM seats get the tab's key and the thinking panel
     try:
         person = players.profile_person(profile)  # refuses an id or name against the rules
@@ -86,10 +170,21 @@ def start(game_id: str, opponent: str | list[str], seat: str, profile: dict, rea
                                   build_agent=seating.build, params=params)
             seating.attach(session)
     except (ValueError, KeyError) as err:
-        raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
+        raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err),
+                       print_exception=False) from None
+    session.narrow = bool(width) and float(width or 0) < NARROW
     OPEN.attach(request.session_hash or "", session)
     LIVE.add(session)  # spectators find it by its link (sessions/web/live.py)
-    return session, *show(session)
+    return session
+
+
+def start(game_id: str, opponent: str | list[str], seat: str, profile: dict, reasoning: str,
+          keyring: Keyring, width: float | None, request: gr.Request,
+          params: dict | None = None) -> Iterator[list[Any]]:
+    session = new_session(game_id, opponent, seat, profile, reasoning, keyring, request,
+                          params, width)
+    for shown in replies(session, lambda s: None, request):
+        yield [session, *chrome(session, request), *shown]
 
 
 def spectator_link(session: PlaySession | None, request: gr.Request) -> str:
@@ -101,17 +196,17 @@ def spectator_link(session: PlaySession | None, request: gr.Request) -> str:
 
 
 def play_again(profile: dict, session: PlaySession | None, keyring: Keyring,
-               request: gr.Request) -> tuple[Any, ...]:
-    return again(profile, session, False, keyring, request)
+               width: float | None, request: gr.Request) -> Iterator[list[Any]]:
+    yield from again(profile, session, False, keyring, width, request)
 
 
 def swap_seats(profile: dict, session: PlaySession | None, keyring: Keyring,
-               request: gr.Request) -> tuple[Any, ...]:
-    return again(profile, session, True, keyring, request)
+               width: float | None, request: gr.Request) -> Iterator[list[Any]]:
+    yield from again(profile, session, True, keyring, width, request)
 
 
 def again(profile: dict, session: PlaySession | None, swap: bool, keyring: Keyring,
-          request: gr.Request) -> tuple[Any, ...]:
+          width: float | None, request: gr.Request) -> Iterator[list[Any]]:
     if session is None:
         raise gr.Error("No game yet: press Start.")
     count = len(session.record.seats)
@@ -120,262 +215,310 @@ def again(profile: dict, session: PlaySession | None, swap: bool, keyring: Keyri
     if isinstance(session, blind.BlindSession):
         opponents = [blind.MYSTERY]  # another mystery, drawn afresh
     choice = players.SEAT_CHOICES[seat] if seat < 2 else str(seat)
-    fresh, *updates = start(session.spec.id, opponents[0] if count == 2 else opponents,
-                            choice, profile, "", keyring, request, session.params)
-    return fresh, gr.update(value=choice if choice in players.SEAT_CHOICES else "random"), *updates
-
-
-def advance(session: PlaySession | None):  # noqa: ANN201 - a generator of page updates
-    """Let the agents move, showing "thinking…" while they take their time."""
-    before = session and (len(session.record.moves), session.record.outcome)
-    for _ in session.advance(poll=0.5) if session else ():
-        yield show(session, image=False)
-    if session and (len(session.record.moves), session.record.outcome) != before:
-        yield show(session)
-    else:  # nothing moved: leave the page as it is (a generator must yield something)
-        yield [gr.skip()] * len(show(None))
+    shown = gr.update(value=choice if choice in players.SEAT_CHOICES else "random")
+    for update in start(session.spec.id, opponents[0] if count == 2 else opponents, choice,
+                        profile, "", keyring, width, request, session.params):
+        yield [update[0], shown, *update[1:]]
 
 
 def _seen(number: float | None) -> int | None:
+    """The move number the page showed when the person acted (None: none shown yet)."""
     return None if number is None else int(number)
 
 
-def on_click(session: PlaySession | None, seen: float | None,
-             evt: gr.SelectData) -> list[Any]:
-    if session is not None:  # evt.index None: the browser saw a click off the image
-        session.click(*(evt.index or (-1, -1)), expected=_seen(seen))
-    return show(session)
+def on_click(session: PlaySession | None, seen: float | None, evt: gr.SelectData,
+             request: gr.Request) -> Iterator[list[Any]]:
+    at = evt.index or (-1, -1)  # None: the browser saw a click off the image
+    yield from replies(session, lambda s: s.click(*at, expected=_seen(seen)), request)
 
 
-def press(session: PlaySession | None, label: str | None, seen: float | None) -> list[Any]:
-    if session is not None:
-        session.play_label(label or "", expected=_seen(seen))
-    return show(session)
+def press(session: PlaySession | None, label: str | None, seen: float | None,
+          request: gr.Request) -> Iterator[list[Any]]:
+    yield from replies(session, lambda s: s.play_label(label or "", expected=_seen(seen)),
+                       request)
 
 
-def typed(session: PlaySession | None, text: str, seen: float | None) -> tuple[Any, ...]:
-    if session is None:
-        return text, *show(session)
-    moves = len(session.record.moves)
-    session.play_text(text, expected=_seen(seen))
-    # played: empty the box; refused: leave it alone (writing the old text back would wipe
-    # what the person typed meanwhile)
-    return ("" if len(session.record.moves) > moves else gr.skip()), *show(session)
+def typed(session: PlaySession | None, text: str, seen: float | None,
+          request: gr.Request) -> Iterator[list[Any]]:
+    played: list[bool] = []
+
+    def act(s: PlaySession) -> None:
+        before = s.inputs_played
+        s.play_text(text, expected=_seen(seen))
+        played.append(s.inputs_played > before)
+
+    for shown in replies(session, act, request):
+        yield ["" if played and played[0] else gr.skip(), *shown]
 
 
-def on_resign(session: PlaySession | None) -> list[Any]:
-    if session is not None:
-        session.resign()
-    return show(session)
+def on_resign(session: PlaySession | None, request: gr.Request) -> Iterator[list[Any]]:
+    yield from replies(session, lambda s: s.resign(), request)
 
 
-def stop_waiting(session: PlaySession | None) -> list[Any]:
+def stop_waiting(session: PlaySession | None, request: gr.Request) -> Iterator[list[Any]]:
     """End a game whose opponent takes too long (a language model's call is cancelled);
     recorded as abandoned, not as a loss."""
-    if session is not None:
-        session.abandon("the person stopped waiting for the opponent")
-    return show(session)
+    yield from replies(
+        session, lambda s: s.abandon("the person stopped waiting for the opponent"), request)
 
 
-def decide(session: PlaySession | None, number: float | None,
-           seen: float | None) -> list[Any]:
-    if session is not None:
-        session.play_number(number, expected=_seen(seen))
-    return show(session)
+def look(where: str) -> Callable[..., Iterator[list[Any]]]:
+    def handler(session: PlaySession | None, request: gr.Request) -> Iterator[list[Any]]:
+        yield from replies(session, lambda s: s.look(where), request)
+    return handler
 
 
-def propose(session: PlaySession | None, seen: float | None,
-            *shares: float | None) -> list[Any]:
-    if session is not None:  # the form has a field for every pirate a table may hold
-        session.play_plan(shares[: len(gama_screen.plan_fields(session))],
-                          expected=_seen(seen))
-    return show(session)
+def decide(session: PlaySession | None, number: float | None, seen: float | None,
+           request: gr.Request) -> Iterator[list[Any]]:
+    yield from replies(session, lambda s: s.play_number(number, expected=_seen(seen)),
+                       request)
+
+
+def propose(session: PlaySession | None, seen: float | None, request: gr.Request,
+            *shares: float | None) -> Iterator[list[Any]]:
+    # the form has a field for every pirate a table may hold
+    yield from replies(session, lambda s: s.play_plan(
+        shares[: len(gama_screen.plan_fields(s))], expected=_seen(seen)), request)
 
 
 def start_table(game_id: str, seat: str, count: float | None, rounds: float | None,
-                profile: dict, keyring: Keyring, request: gr.Request,
-                *agents: str) -> tuple[Any, ...]:
+                profile: dict, keyring: Keyring, width: float | None, request: gr.Request,
+                *agents: str) -> Iterator[list[Any]]:
     try:
         params = gama_screen.table_params(game_id, count, rounds)
     except ValueError as err:
-        raise gr.Error(str(err)) from None
+        raise gr.Error(str(err), print_exception=False) from None
     seats = params.get("num_players", len(agents) + 1)
-    return start(game_id, list(agents[: seats - 1]), seat, profile, "", keyring, request,
-                 params)
+    yield from start(game_id, list(agents[: seats - 1]), seat, profile, "", keyring, width,
+                     request, params)
 
 
 def choose_game(game_id: str) -> tuple[Any, ...]:
     spec = get(game_id)
     options = blind.with_mystery(spec, players.opponents_for(spec))
-    about = f"**{spec.title}**: {spec.summary}  \n*{spec.taxonomy.describe()}*"
-    return (about, spec.rules,
+    return (play_html.about(spec), play_html.rules(spec),
             gr.update(choices=[(o.label, o.spec) for o in options],
                       value=options[0].spec if options else None),
-            gr.update(placeholder=spec.grammar.hint))
+            play_html.hint(spec.grammar.hint))
 
 
 def describe_opponent(game_id: str, spec: str | None) -> str:
     game = get(game_id)
     notes = {o.spec: o.note for o in blind.with_mystery(game, players.opponents_for(game))}
-    return f"*{notes[spec]}*" if spec in notes else ""
+    return play_html.note(notes.get(spec or "", ""))
 
 
-def build_play(profile: gr.BrowserState, session: gr.State,
-               keyring: gr.State) -> tuple[Any, ...]:
-    """The Play tab; returns the components the page's load event fills in."""
+def reopen_setup() -> list[Any]:
+    """"New game": the setup comes back above the game, which stays until Start."""
+    return [gr.update(visible=True), gr.update(visible=False), gr.update(visible=True)]
+
+
+def back_to_game() -> list[Any]:
+    return [gr.update(visible=False), gr.update(visible=True), gr.update(visible=False)]
+
+
+def build_setup() -> dict[str, Any]:
+    """Game, rules, opponent (with the language-model picker), seat, Start; and GAMA-Bench's
+    table setup in its place for those games."""
     first = players.game_menu()[0][1]
-    with gr.Row():
-        with gr.Column(scale=1, min_width=280):
-            game = gr.Dropdown(players.game_menu(), value=first, label="Game", elem_id="game")
-            about = gr.Markdown()
+    with gr.Column(elem_id="setup") as setup, gr.Row(equal_height=False):
+        with gr.Column(scale=1, min_width=300):
+            game = gr.Dropdown(players.game_menu(), value=first, label="Game",
+                               elem_id="game")
+            about = gr.HTML(elem_id="about")
             with gr.Accordion("Rules", open=False):
-                rules = gr.Markdown()
+                rules = gr.HTML(elem_id="rules")
+        with gr.Column(scale=1, min_width=300):
             opponent = gr.Dropdown([], label="Opponent", elem_id="opponent")
-            opponent_note = gr.Markdown()
+            opponent_note = gr.HTML(elem_id="opponent-note")
             reasoning, key, key_note, forget = build_llm_picker()
             seat = gr.Radio(list(players.SEAT_CHOICES), value="first", label="Your seat",
                             elem_id="seat")
-            start_button = gr.Button("Start", variant="primary", elem_id="start")
+            with gr.Row():
+                start_button = gr.Button("Start", variant="primary", elem_id="start")
+                back = gr.Button("Back to the game", visible=False, elem_id="back-to-game")
             table_setup = build_table_setup()
             talk_setup = build_talk_setup()
-        with gr.Column(scale=2, min_width=360):
-            status = gr.Markdown(elem_id="status")
+    return {"setup": setup, "game": game, "about": about, "rules": rules,
+            "talk_setup": talk_setup,
+            "opponent": opponent, "opponent_note": opponent_note, "reasoning": reasoning,
+            "key": key, "key_note": key_note, "forget": forget, "seat": seat,
+            "start": start_button, "back": back, "table_setup": table_setup}
+
+
+def build_area() -> dict[str, Any]:
+    """The game: the board with the move controls under it; beside it (under it on a phone)
+    the players and clocks, status, move list with ◀ ▶, and the game's buttons."""
+    with gr.Row(elem_id="game-area", visible=False, equal_height=False) as area:
+        with gr.Column(scale=3, min_width=320, elem_id="board-column"):
             board = gr.Image(interactive=False, type="pil", format="png", show_label=False,
-                             elem_id="board", buttons=[], placeholder="No game yet")
-            notice = gr.Markdown(elem_id="notice")
+                             elem_id="board", buttons=[], placeholder="No game yet",
+                             container=False)
+            notice = gr.HTML(elem_id="notice")
             with gr.Row(elem_id="moves-buttons"):
-                buttons = [gr.Button(visible=False, min_width=80)
-                           for _ in range(BUTTONS)]
+                buttons = [gr.Button(visible=False, min_width=80) for _ in range(BUTTONS)]
             with gr.Row():
                 menu = gr.Dropdown([], label="Your move", visible=False, filterable=True,
                                    elem_id="menu", scale=3)
                 menu_play = gr.Button("Play", visible=False, scale=1)
             table_view = build_table_view()
             talk_view = build_talk_view()
-            with gr.Row(visible=False) as typing:
-                text = gr.Textbox(label="Type a move", elem_id="typed", scale=3)
-                text_play = gr.Button("Play typed move", scale=1)
+        with gr.Column(scale=2, min_width=300, elem_id="side-column"):
+            seats = gr.HTML(elem_id="players")
+            status = gr.HTML(elem_id="status")
+            move_list = gr.HTML(elem_id="move-list")
+            with gr.Row(elem_id="nav", visible=False) as nav:
+                steps = {where: gr.Button(label, size="sm", min_width=40, elem_id=f"nav-{where}")
+                         for where, label in NAV}
             with gr.Row():
                 resign_button = gr.Button("Resign", variant="stop", visible=False, size="sm",
-                                          scale=0, min_width=120)
+                                          min_width=100)
                 stop_button = gr.Button("Stop waiting: end the game (not counted)",
                                         visible=False, size="sm", elem_id="stop-waiting")
                 again_button = gr.Button("Play again", variant="primary", visible=False,
-                                         elem_id="again")
+                                         elem_id="again", size="sm")
                 swap_button = gr.Button("Swap seats and play again", visible=False,
-                                        elem_id="swap")
+                                        elem_id="swap", size="sm")
+            build_table_info(table_view)
+            link = gr.Markdown(elem_id="spectator-link")  # our own words and a link
             said = gr.Textbox(label="Opponent's reasoning", visible=False, lines=4,
                               max_lines=12, interactive=False)
             thinking = gr.HTML(visible=False, elem_id="llm-panel", label="What the model is "
                                "thinking", show_label=True, container=True, padding=True,
                                css_template=llm_panel_html.CSS)
-            moves = gr.Textbox(label="Moves", lines=6, max_lines=10, interactive=False,
-                               elem_id="moves")
+            with gr.Accordion("Type a move", open=False, visible=False) as typing:
+                hint = gr.HTML(elem_id="typed-hint")
+                with gr.Row(equal_height=True):
+                    text = gr.Textbox(show_label=False, elem_id="typed", scale=3,
+                                      min_width=160, container=False, max_length=MAX_TYPED,
+                                      placeholder="your move, as text")
+                    text_play = gr.Button("Play", size="sm", scale=1, min_width=80)
             with gr.Accordion("Board as text", open=False):
                 view = gr.Textbox(show_label=False, lines=8, interactive=False,
                                   elem_id="board-text")
-            link_box = gr.Markdown(elem_id="spectator-link")
-    seen = gr.Number(None, visible=False, precision=0, elem_id="move-number")
-    outputs = [board, status, notice, moves, view, *buttons, menu, menu_play, resign_button,
-               again_button, swap_button, said, typing, stop_button, *table_view["outputs"],
-               *talk_view["outputs"], seen]
-    # The page shows its own "thinking…" status: no progress overlay over the board.
-    private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
-    game.change(choose_game, game, [about, rules, opponent, text], **private)
-    opponent.change(describe_opponent, [game, opponent], opponent_note, **private)
-    key_outputs = [key, key_note, forget]
-    opponent.change(llm_picked, [opponent, keyring], [reasoning, *key_outputs], **private)
-    forget.click(forget_key, [opponent, keyring], key_outputs, **private)
+            with gr.Group(elem_id="page-data"):  # kept in the page, not shown
+                # the move list as plain lines (for tools and tests); the LLM panel's trigger
+                moves = gr.Textbox(interactive=False, elem_id="moves", show_label=False)
+                llm_turn = gr.Textbox(interactive=False, elem_id="llm-turn", show_label=False)
+                seen = gr.Number(None, precision=0, elem_id="move-number", show_label=False)
+    return {"area": area, "board": board, "talk_view": talk_view, "notice": notice,
+            "buttons": buttons, "menu": menu,
+            "menu_play": menu_play, "table_view": table_view, "players": seats,
+            "status": status, "move_list": move_list, "nav": nav, "steps": steps,
+            "resign": resign_button, "stop": stop_button, "again": again_button,
+            "swap": swap_button, "said": said, "thinking": thinking, "typing": typing,
+            "text": text, "text_play": text_play, "hint": hint, "view": view,
+            "moves": moves, "llm_turn": llm_turn, "seen": seen, "link": link}
 
-    def then_agents(event: Any) -> None:  # agents move; LLM seats stream into the panel
-        event.then(advance, session, outputs, **private)
-        event.then(watch_llm, session, thinking, **private)
 
-    def started_game(event: Any) -> None:  # a new game: agents move; its spectator link
-        then_agents(event)
-        event.then(spectator_link, session, link_box, **private)
+def build_play(profile: gr.BrowserState, session: gr.State,
+               keyring: gr.State) -> tuple[Any, ...]:
+    """The Play tab; returns the components the page's load event fills in."""
+    width = gr.Number(visible=False, elem_id="screen-width")
+    s = build_setup()
+    with gr.Row(elem_id="game-bar", visible=False, equal_height=False) as bar:
+        title = gr.HTML(elem_id="bar-text")
+        new_game = gr.Button("New game", elem_id="new-game", size="sm", scale=0,
+                             min_width=110, variant="secondary")
+    a = build_area()
+    outputs = [a["board"], a["status"], a["notice"], a["move_list"], a["players"], a["moves"],
+               a["view"], *a["buttons"], a["menu"], a["menu_play"], a["resign"], a["again"],
+               a["swap"], a["said"], a["typing"], a["stop"], a["nav"], a["llm_turn"],
+               a["thinking"], *a["table_view"]["outputs"], *a["talk_view"]["outputs"],
+               a["seen"]]
+    framed = [session, s["setup"], bar, title, a["area"], s["back"], a["link"], *outputs]
+    s["game"].change(choose_game, s["game"], [s["about"], s["rules"], s["opponent"], a["hint"]],
+                     **PRIVATE)
+    wire_setup(s, profile, keyring)
 
-    started = start_button.click(take_key, [opponent, key, keyring], key_outputs, **private
-                                 ).success(start, [game, opponent, seat, profile, reasoning,
-                                                   keyring], [session, *outputs], **private)
-    started_game(started)
-    for event in (
-        board.select(on_click, [session, seen], outputs, trigger_mode="multiple", **private),
-        *(b.click(press, [session, b, seen], outputs, **private) for b in buttons),
-        menu_play.click(press, [session, menu, seen], outputs, **private),
-        text.submit(typed, [session, text, seen], [text, *outputs], **private),
-        text_play.click(typed, [session, text, seen], [text, *outputs], **private),
-        resign_button.click(on_resign, session, outputs, **private),
-        stop_button.click(stop_waiting, session, outputs, **private),
-    ):
-        then_agents(event)
-    for button, handler in ((again_button, play_again), (swap_button, swap_seats)):
-        started_game(button.click(handler, [profile, session, keyring],
-                                  [session, seat, *outputs], **private))
-    wire_table(table_setup, table_view, game, [opponent, opponent_note, seat, start_button],
-               profile, keyring, session, outputs, then_agents, seen, started_game)
-    wire_talk(talk_setup, talk_view, game, profile, keyring, session, outputs, then_agents,
-              seen, started_game)
-    return game, about, rules, opponent, text
+    keyed = s["start"].click(take_key, [s["opponent"], s["key"], keyring],
+                             [s["key"], s["key_note"], s["forget"]], **PRIVATE)
+    keyed.success(start, [s["game"], s["opponent"], s["seat"], profile, s["reasoning"],
+                          keyring, width], framed, **PRIVATE)
+    a["llm_turn"].change(watch_llm, None, a["thinking"], **PRIVATE)  # LLM seats stream
+    seen = a["seen"]
+    a["board"].select(on_click, [session, seen], outputs, **INPUT)
+    a["menu_play"].click(press, [session, a["menu"], seen], outputs, **INPUT)
+    a["text"].submit(typed, [session, a["text"], seen], [a["text"], *outputs], **INPUT)
+    a["text_play"].click(typed, [session, a["text"], seen], [a["text"], *outputs], **INPUT)
+    a["resign"].click(on_resign, session, outputs, **INPUT)
+    a["stop"].click(stop_waiting, session, outputs, **INPUT)
+    for b in a["buttons"]:
+        b.click(press, [session, b, seen], outputs, **INPUT)
+    for where, button in a["steps"].items():
+        button.click(look(where), session, outputs, **INPUT)
+    for button, handler in ((a["again"], play_again), (a["swap"], swap_seats)):
+        button.click(handler, [profile, session, keyring, width],
+                     [framed[0], s["seat"], *framed[1:]], **INPUT)
+    new_game.click(reopen_setup, None, [s["setup"], bar, s["back"]], **PRIVATE)
+    s["back"].click(back_to_game, None, [s["setup"], bar, s["back"]], **PRIVATE)
+    wire_table(s, a["table_view"], [s["opponent"], s["opponent_note"], s["seat"], s["start"]],
+               profile, keyring, session, width, framed)
+    wire_talk(s, a["talk_view"], profile, keyring, session, width, framed)
+    return s["game"], s["about"], s["rules"], s["opponent"], a["hint"], width
+
+
+def wire_setup(s: dict[str, Any], profile: gr.BrowserState, keyring: gr.State) -> None:
+    """The setup's own events: the game's description and opponents, the LLM picker."""
+    key_outputs = [s["key"], s["key_note"], s["forget"]]
+    s["opponent"].change(describe_opponent, [s["game"], s["opponent"]], s["opponent_note"],
+                         **PRIVATE)
+    s["opponent"].change(llm_picked, [s["opponent"], keyring], [s["reasoning"], *key_outputs],
+                         **PRIVATE)
+    s["forget"].click(forget_key, [s["opponent"], keyring], key_outputs, **PRIVATE)
+
+
+def wire_table(s: dict[str, Any], view: dict[str, Any], duel: list[Any],
+               profile: gr.BrowserState, keyring: gr.State, session: gr.State,
+               width: gr.Number, framed: list[Any]) -> None:
+    """The events of the GAMA table's setup and panel."""
+    setup, game = s["table_setup"], s["game"]
+    outputs = framed[FRAME:]
+    pickers = [setup["seat"], *setup["agents"]]
+    game.change(choose_table, game, [*duel, setup["box"], setup["count"], setup["rounds"],
+                                     *pickers], **PRIVATE)
+    for changed in (setup["count"], setup["seat"]):
+        changed.input(arrange_table, [game, setup["count"], setup["seat"], *setup["agents"]],
+                      pickers, **PRIVATE)
+    inputs = [game, setup["seat"], setup["count"], setup["rounds"], profile, keyring, width,
+              *setup["agents"]]
+    setup["start"].click(start_table, inputs, framed, **PRIVATE)
+    seen = framed[-1]  # the move number the page showed: inputs made on it carry it
+    view["decide"].click(decide, [session, view["number"], seen], outputs, **INPUT)
+    view["number"].submit(decide, [session, view["number"], seen], outputs, **INPUT)
+    view["propose"].click(propose, [session, seen, *view["shares"]], outputs, **INPUT)
 
 
 def start_talk(game_id: str, seat: str, count: float | None, profile: dict, keyring: Keyring,
-               request: gr.Request, *agents: str) -> tuple[Any, ...]:
+               width: float | None, request: gr.Request,
+               *agents: str) -> Iterator[list[Any]]:
     spec = get(game_id)
     params = {"num_players": int(count)} if count and "num_players" in spec.default_params \
         else None
-    players = params["num_players"] if params else spec.load().num_players()
-    return start(game_id, list(agents[: players - 1]), seat, profile, "", keyring, request,
-                 params)
+    seats = params["num_players"] if params else spec.load().num_players()
+    yield from start(game_id, list(agents[: seats - 1]), seat, profile, "", keyring, width,
+                     request, params)
 
 
-def say(session: PlaySession | None, text: str, seen: float | None) -> tuple[Any, ...]:
+def say(session: PlaySession | None, text: str, seen: float | None,
+        request: gr.Request) -> Iterator[list[Any]]:
     """The talk panel's text box: words through the adapter, like a typed move."""
-    return typed(session, text, seen)
+    yield from typed(session, text, seen, request)
 
 
-def wire_talk(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
-              profile: gr.BrowserState, keyring: gr.State, session: gr.State,
-              outputs: list[Any], then_agents: Any, seen: gr.Number,
-              started_game: Any) -> None:
+def wire_talk(s: dict[str, Any], view: dict[str, Any], profile: gr.BrowserState,
+              keyring: gr.State, session: gr.State, width: gr.Number,
+              framed: list[Any]) -> None:
     """The events of the talking games' setup and panel."""
-    private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
+    setup, game = s["talk_setup"], s["game"]
+    outputs, seen = framed[FRAME:], framed[-1]
     pickers = [setup["seat"], *setup["agents"]]
-    game.change(choose_talk, game, [setup["box"], setup["count"], *pickers], **private)
+    game.change(choose_talk, game, [setup["box"], setup["count"], *pickers], **PRIVATE)
     for changed in (setup["count"], setup["seat"]):
         changed.input(arrange_talk, [game, setup["count"], setup["seat"], *setup["agents"]],
-                      pickers, **private)
-    inputs = [game, setup["seat"], setup["count"], profile, keyring, *setup["agents"]]
+                      pickers, **PRIVATE)
+    inputs = [game, setup["seat"], setup["count"], profile, keyring, width, *setup["agents"]]
     words = view["words"]
-    started_game(setup["start"].click(start_talk, inputs, [session, *outputs], **private))
-    for event in (
-        # "multiple": words sent right after a notice are never dropped by a pending event
-        view["say"].click(say, [session, words, seen], [words, *outputs],
-                          trigger_mode="multiple", **private),
-        words.submit(say, [session, words, seen], [words, *outputs], trigger_mode="multiple",
-                     **private),
-    ):
-        then_agents(event)
-
-
-def wire_table(setup: dict[str, Any], view: dict[str, Any], game: gr.Dropdown,
-               duel: list[Any], profile: gr.BrowserState, keyring: gr.State,
-               session: gr.State, outputs: list[Any], then_agents: Any,
-               seen: gr.Number, started_game: Any) -> None:
-    """The events of the GAMA table's setup and panel."""
-    private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
-    pickers = [setup["seat"], *setup["agents"]]
-    game.change(choose_table, game, [*duel, setup["box"], setup["count"], setup["rounds"],
-                                     *pickers], **private)
-    for changed in (setup["count"], setup["seat"]):
-        changed.input(arrange_table, [game, setup["count"], setup["seat"], *setup["agents"]],
-                      pickers, **private)
-    inputs = [game, setup["seat"], setup["count"], setup["rounds"], profile, keyring,
-              *setup["agents"]]
-    started_game(setup["start"].click(start_table, inputs, [session, *outputs], **private))
-    for event in (
-        view["decide"].click(decide, [session, view["number"], seen], outputs, **private),
-        view["number"].submit(decide, [session, view["number"], seen], outputs, **private),
-        view["propose"].click(propose, [session, seen, *view["shares"]], outputs, **private),
-    ):
-        then_agents(event)
+    setup["start"].click(start_talk, inputs, framed, **PRIVATE)
+    view["say"].click(say, [session, words, seen], [words, *outputs], **INPUT)
+    words.submit(say, [session, words, seen], [words, *outputs], **INPUT)

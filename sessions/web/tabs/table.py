@@ -11,6 +11,7 @@ import gradio as gr
 from games.gama.common import MAX_PLAYERS
 from games.registry import get
 from sessions.web import gama_screen, talk
+from sessions.web.plain import escape, tag
 
 SHARES = MAX_PLAYERS - 1  # Pirate Game's proposal form: one field per pirate below you
 
@@ -18,16 +19,18 @@ SHARES = MAX_PLAYERS - 1  # Pirate Game's proposal form: one field per pirate be
 def show_table(table: gama_screen.TableScreen | None) -> list[Any]:
     """Updates for the GAMA table panel, in the order build_table_view lists them."""
     if table is None:
-        return [gr.update(visible=False)] + [gr.skip()] * (SHARES + 7)
+        return [gr.update(visible=False)] * 2 + [gr.skip()] * (SHARES + 7)
     c, plan = table.control, dict(enumerate(table.plan))
     number = c.kind == "number" and not plan
-    seats = " · ".join(f"**{seat}: you**" if who == "you" else f"{seat}: {who}"
+    seats = " · ".join(tag("b", f"{seat}: you") if who == "you" else escape(f"{seat}: {who}")
                        for seat, who in table.seats)
     shares = [gr.update(visible=i in plan, **_share(plan.get(i))) for i in range(SHARES)]
     summary = table.summary or ([], [])
     return [
-        gr.update(visible=True), f"**At the table:** {seats}",
-        table.standing + (f"  \n**{c.label}**" if c.kind == "choice" else ""),
+        gr.update(visible=True), gr.update(visible=True),
+        f"<div>{tag('b', 'At the table:')} {seats}</div>",
+        "<div>" + escape(table.standing) + (f"<br>{tag('b', c.label)}" if c.kind == "choice"
+                                            else "") + "</div>" + _measures(table),
         gr.update(visible=number),
         gr.update(label=c.label, info=f"a whole number from {c.minimum} to {c.maximum}")
         if number else gr.skip(),
@@ -36,6 +39,13 @@ def show_table(table: gama_screen.TableScreen | None) -> list[Any]:
         gr.update(value={"headers": summary[0], "data": summary[1]},
                   visible=table.summary is not None),
     ]
+
+
+def _measures(table: gama_screen.TableScreen) -> str:
+    """At the end: what the 0-100 GAMA score measures in this game."""
+    if table.summary is None or not table.measures:
+        return ""
+    return "<div class='arena-note'>" + escape(table.measures) + "</div>"
 
 
 def _share(field: tuple[str, int | None] | None) -> dict[str, Any]:
@@ -97,27 +107,36 @@ def build_table_setup() -> dict[str, Any]:
 
 
 def build_table_view() -> dict[str, Any]:
-    """GAMA-Bench's games while playing: who sits where, the score so far, the round's number
-    field (choices use the move buttons), Pirate Game's proposal form, the results table
-    and, at the end, everyone's GAMA score. Outputs in show_table's order."""
+    """GAMA-Bench's games while playing, in two parts: under the board the round's decision
+    (the number field; choices use the move buttons) and Pirate Game's proposal form
+    (``controls``); beside it who sits where, the score so far, the results table and, at
+    the end, everyone's GAMA score with what it measures (``info``, rendered by the caller
+    with ``build_table_info``). Outputs in show_table's order."""
     with gr.Column(visible=False) as box:
-        seats = gr.Markdown(elem_id="table-seats")
-        standing = gr.Markdown(elem_id="standing")
-        with gr.Row(visible=False) as number_row:
+        with gr.Row(visible=False, equal_height=True) as number_row:
             number = gr.Number(label="Your number", elem_id="decision", scale=3)
             decide_button = gr.Button("Submit", variant="primary", scale=1, elem_id="decide")
         with gr.Group(visible=False) as plan_box:
-            gr.Markdown("**Your plan:** golds for each pirate below you; you keep the rest.")
+            gr.HTML("<b>Your plan:</b> golds for each pirate below you; you keep the rest.")
             with gr.Row(elem_id="plan"):
                 shares = [gr.Number(0, visible=False, min_width=80, precision=0)
                           for _ in range(SHARES)]
             propose_button = gr.Button("Propose this plan", variant="primary",
                                        elem_id="propose")
+    return {"box": box, "number_row": number_row, "plan_box": plan_box,
+            "number": number, "decide": decide_button, "shares": shares,
+            "propose": propose_button}
+
+
+def build_table_info(view: dict[str, Any]) -> None:
+    """The table's seats, standing, results and summary (beside the board); completes
+    ``view["outputs"]``."""
+    with gr.Column(visible=False) as info:
+        seats = gr.HTML(elem_id="table-seats")
+        standing = gr.HTML(elem_id="standing")
         results = gr.Dataframe(label="Results so far", interactive=False, max_height=320,
                                elem_id="results")
         summary = gr.Dataframe(label="Final results and GAMA scores (0-100)", visible=False,
                                interactive=False, elem_id="summary")
-    return {"outputs": [box, seats, standing, number_row, number, plan_box, *shares, results,
-                        summary],
-            "number": number, "decide": decide_button, "shares": shares,
-            "propose": propose_button}
+    view["outputs"] = [view["box"], info, seats, standing, view["number_row"], view["number"],
+                       view["plan_box"], *view["shares"], results, summary]
