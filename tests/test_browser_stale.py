@@ -1,7 +1,9 @@
 """The page sends the move number it showed with every input (issue 14, item 5): a click
 made on a position that has moved on since is refused by ``PlaySession`` (tests/test_play.py,
 tests/test_app_hostile.py); here, that the browser really sends it, and that a quick second
-click is played only if it was made on the position after the opponent's reply."""
+click is played only if it was made on the position after the opponent's reply (a click
+that lands while the board image is being replaced may never leave the browser; then too
+nothing but the first move is played)."""
 
 from __future__ import annotations
 
@@ -39,8 +41,10 @@ def test_clicks_carry_the_move_number_shown_and_a_quick_second_click_is_not_play
     page.wait_for_timeout(1500)  # let the second click land, whenever it does
     mine = [m.split(". ", 1)[1] for m in _moves(page) if m.split(". ", 1)[1].startswith("You:")]
     clicks = [json.loads(body) for body in sent if body and '"index"' in body]
-    assert len(clicks) == 2 and clicks[0]["data"][-1] == 1  # the first click: move 1 shown
-    if clicks[1]["data"][-1] == 3:  # the page already showed the reply: a fair move
+    assert clicks and clicks[0]["data"][-1] == 1  # the first click: move 1 shown
+    if len(clicks) == 1:  # the second click fell on the board while it was being redrawn
+        assert mine == ["You: C1R1"]
+    elif clicks[1]["data"][-1] == 3:  # the page already showed the reply: a fair move
         assert mine in (["You: C1R1"], ["You: C1R1", "You: C3R3"])
     else:  # sent for a position that moved on: never played
         assert clicks[1]["data"][-1] in (1, 2) and mine == ["You: C1R1"]
