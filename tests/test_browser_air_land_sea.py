@@ -146,8 +146,13 @@ def test_a_whole_war_by_clicking_the_table(page, app):
                 if not shots["selected"] and played >= 2:
                     _shot(page, "play-air-land-sea-selected")
                     shots["selected"] = True
-        _expect()(page.locator("#moves textarea")).to_have_value(
-            re.compile(rf"(^|\n){before + 1}\. You: "))
+        # the move list shows the person's moves (the opponent's are hidden until the war
+        # ends, when every move is listed and numbered anew)
+        page.wait_for_function(
+            """n => new RegExp(`(^|\\n)${n}\\. You: `).test(
+                       document.querySelector('#moves textarea').value)
+                   || document.querySelector('#status').innerText.includes('Game over')""",
+            arg=before + 1, timeout=10_000)
         played += 1
         if played == 6 and not shots["phone"]:
             _expect()(status).to_contain_text(re.compile("Your turn|Game over"), timeout=30_000)
