@@ -13,45 +13,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import pyspiel
 
 from games import registry
 from games.gama.scoring import MEASURES
-from games.registry import GameSpec
 from renderers import renderer, seat_label
 from renderers.gama.view import Control
 from sessions.ratings.gama_table import GAMES, session_summary
-from sessions.record import MatchRecord
 from sessions.web.players import opponent_label, opponents_for
-
-
-class _Match(Protocol):
-    @property
-    def state(self) -> pyspiel.State: ...
-
-
-class PlaySession(Protocol):
-    """What this screen reads of a play session (``sessions.web.play.PlaySession``); a
-    protocol, so the screen does not import the session that shows it."""
-
-    @property
-    def spec(self) -> GameSpec: ...
-
-    @property
-    def human(self) -> int: ...
-
-    @property
-    def record(self) -> MatchRecord: ...
-
-    @property
-    def match(self) -> _Match: ...
-
-    @property
-    def your_turn(self) -> bool: ...
-
-    def status(self) -> str: ...
+from sessions.web.seated import Seated
 
 MIX = ("equilibrium", "adaptive", "random")
 """The default agents of a table, in turn: the paper's reference, a reactive bot, noise."""
@@ -97,7 +69,7 @@ def is_table(game_id: str) -> bool:
     return game_id in GAMES
 
 
-def table_screen(session: PlaySession) -> TableScreen:
+def table_screen(session: Seated) -> TableScreen:
     """The table of ``session`` (a GAMA-Bench game) for the person's seat."""
     game_id, seat, state = session.spec.id, session.human, session.match.state
     view = renderer(game_id)
@@ -116,7 +88,7 @@ def table_screen(session: PlaySession) -> TableScreen:
                        MEASURES.get(game_id, ""))
 
 
-def plan_fields(session: PlaySession) -> list[tuple[str, int | None]]:
+def plan_fields(session: Seated) -> list[tuple[str, int | None]]:
     """The proposal form's fields when the person writes a whole plan (Pirate Game's
     ``plan_fields``), else none."""
     fields = getattr(renderer(session.spec.id), "plan_fields", None)
@@ -134,7 +106,7 @@ def number_field(game_id: str, state: pyspiel.State, seat: int) -> str | None:
     return f"{control.label.lower()}: a whole number from {control.minimum} to {control.maximum}"
 
 
-def _summary(session: PlaySession) -> tuple[list[str], list[list[str]]]:
+def _summary(session: Seated) -> tuple[list[str], list[list[str]]]:
     """session_summary with seats named as the game names them and agents as the page does."""
     headers, rows = session_summary(session.record)
     named = []

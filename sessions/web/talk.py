@@ -19,47 +19,17 @@ agent for every other seat (a language model may sit in any of them).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-import pyspiel
+from typing import Any
 
 from games import registry
 from games.registry import GameSpec
 from games.talk import Utterance
 from renderers import renderer, seat_label
-from sessions.record import MatchRecord
 from sessions.web.players import opponent_label, opponents_for
+from sessions.web.seated import Seated
 
 MAX_SEATS = 10
 """The most seats a talking game is set up with on the page."""
-
-
-class _Match(Protocol):
-    @property
-    def state(self) -> pyspiel.State: ...
-
-    def to_move(self) -> list[int]: ...
-
-
-class PlaySession(Protocol):
-    """What this panel reads of a play session (``sessions.web.play.PlaySession``)."""
-
-    @property
-    def spec(self) -> GameSpec: ...
-
-    @property
-    def human(self) -> int: ...
-
-    @property
-    def record(self) -> MatchRecord: ...
-
-    @property
-    def match(self) -> _Match: ...
-
-    @property
-    def your_turn(self) -> bool: ...
-
-    def legal(self) -> list[Any]: ...
 
 
 def is_talk(game_id: str) -> bool:
@@ -108,7 +78,7 @@ class TalkScreen:
                 "say": self.prompt}
 
 
-def talk_screen(session: PlaySession) -> TalkScreen:
+def talk_screen(session: Seated) -> TalkScreen:
     """The panel for the person's seat now."""
     spec, seat, state = session.spec, session.human, session.match.state
     view = renderer(spec.id)
