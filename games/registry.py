@@ -23,6 +23,7 @@ ParamValue = int | float | bool | str
 RuleValuesFn = Callable[[Mapping[str, ParamValue]], Mapping[str, str]]
 MetricsFn = Callable[[pyspiel.State, Sequence[str]], dict[str, Any]]
 TeamsFn = Callable[[pyspiel.State], list[str | None]]
+PublicLabelFn = Callable[[pyspiel.State, int, int], str | None]
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,13 @@ class GameSpec:
     """Team games: each seat's side (``red``/``blue``, ``good``/``evil``) from a state past
     the deal, or None for a seat on its own. Written into the record when the game ends;
     seats are scored against opposing seats only (``sessions.record.team_scores``)."""
+    public_label: PublicLabelFn | None = None
+    """Games whose moves (or chance outcomes) are hidden by ``visibility`` but partly public
+    under the rules: given the state *before* the move, the seat (-1 for chance) and the
+    action, what every other seat is told of it (``play a card face-down to Air``), or None
+    when nothing at all is seen. Without it a hidden move is unseen until the game ends (a
+    sealed bid). Every seat's move list, prompt history, replay and the spectators' public
+    view show this label in place of the hidden one."""
 
     @property
     def rules(self) -> str:

@@ -40,6 +40,7 @@ from sessions.record import (
     MoveRecord,
     SeatRecord,
     placement_scores,
+    shown_label,
     team_scores,
 )
 
@@ -111,14 +112,14 @@ class Match:
             )
 
     def visible_moves(self, seat: int) -> list[PublicMove]:
-        """The recorded moves ``seat`` was shown, in order."""
+        """The recorded moves ``seat`` was shown, in order, as it was shown them: whole, or
+        what the rules tell the other seats (``GameSpec.public_label``)."""
         shown = self.spec.visibility
         finished = self.over
         return [
-            PublicMove(move.seat, move.label)
+            PublicMove(move.seat, label)
             for move in self.record.moves
-            if (shown.chance if move.seat == CHANCE
-                else move.seat == seat or shown.moves or finished)
+            if (label := shown_label(move, shown, seat, final=finished)) is not None
         ]
 
     # --- acting ---------------------------------------------------------------------------
@@ -150,7 +151,7 @@ class Match:
                 started_at=self._turn_started.pop(seat, time.time()), ended_at=time.time(),
                 raw=said, rejected=self._attempts.pop(seat, []), reasoning=reasoning,
                 message=proposal.message, fallback=fallback, meta=kept,
-                text=move.text,
+                text=move.text, public=self._public(seat, move.action),
             )
             if self._state.is_simultaneous_node():
                 self._pending[seat] = entry
@@ -224,10 +225,22 @@ class Match:
             pick = self._chance.choice(len(outcomes), p=probabilities / probabilities.sum())
             action = int(outcomes[pick][0])
             label = self._state.action_to_string(CHANCE, action)
+            public = self._public(CHANCE, action)
             now = time.time()
             self._state.apply_action(action)
-            self.record.moves.append(MoveRecord(CHANCE, action, label, self._node, now, now))
+            self.record.moves.append(MoveRecord(CHANCE, action, label, self._node, now, now,
+                                                public=public))
             self._node += 1
+
+    def _public(self, seat: int, action: int) -> str | None:
+        """What the other seats are told of ``seat``'s ``action`` (CHANCE: of a chance
+        outcome) about to be applied, when the game hides it but has a public label for it;
+        None otherwise (the move is seen whole, or not at all)."""
+        spec = self.spec
+        hidden = not (spec.visibility.chance if seat == CHANCE else spec.visibility.moves)
+        if spec.public_label is None or not hidden:
+            return None
+        return spec.public_label(self._state, seat, action)
 
     def _play_forced(self) -> bool:
         """Record the only move of seats with no choice at this simultaneous node (OpenSpiel
@@ -239,7 +252,8 @@ class Match:
             now = time.time()
             label = self.spec.grammar.label(self._state, seat, legal[0])
             self._pending[seat] = MoveRecord(seat, legal[0], label, self._node, now, now,
-                                             meta={"forced": True})
+                                             meta={"forced": True},
+                                             public=self._public(seat, legal[0]))
         if self._pending and not self.to_move():
             self._apply_joint()
             return True

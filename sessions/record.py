@@ -16,6 +16,7 @@ from typing import Any, Literal
 import pyspiel
 
 from games import registry, talk
+from games.registry import Visibility
 
 SCHEMA_VERSION = 1
 APP_VERSION = "0.1.0"
@@ -59,6 +60,11 @@ class MoveRecord:
     text: str | None = None
     """The words the move carried (a clue, a question, a statement: games played by
     talking), fed back to the game on replay; None for moves without words."""
+    public: str | None = None
+    """What the other seats were told of a move the game hides from them
+    (``GameSpec.public_label``: ``play a card face-down to Air``); None when they saw
+    nothing of it, or when the move was shown whole (``label``). Records written before
+    this field load with None."""
 
 
 @dataclass
@@ -136,6 +142,19 @@ class MatchRecord:
     @classmethod
     def from_json(cls, text: str) -> MatchRecord:
         return cls.from_dict(json.loads(text))
+
+
+def shown_label(move: MoveRecord, visibility: Visibility, seat: int | None, *,
+                final: bool) -> str | None:
+    """What ``seat`` was shown of ``move``: its whole label (its own move, a move or chance
+    outcome everyone sees, any move once the game is ``final``), what the others were told
+    (``MoveRecord.public``), or None when it saw nothing of it. ``seat`` None is a spectator
+    of the public view: shown what every seat at the table is."""
+    if move.seat == CHANCE:
+        return move.label if visibility.chance else move.public
+    if move.seat == seat or visibility.moves or final:
+        return move.label
+    return move.public
 
 
 def team_scores(returns: list[float], teams: list[str | None]) -> list[float]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.gamebench.air_land_sea_cards import CARDS, THEATERS
+from games.gamebench.air_land_sea_cards import CARDS, THEATERS, decode
 from renderers import drawing
 from renderers.gamebench import air_land_sea as view
 from sessions.web.play import PlaySession
@@ -79,11 +79,17 @@ def test_withdraw_is_a_button_on_the_table(person):
     assert _click(session, "skip") == "skip is not a legal move."  # no ability to skip now
 
 
-def test_the_page_shows_the_person_only_their_own_moves_and_no_deal(person):
-    session = PlaySession("air_land_sea", "random", person=person, seat="second", seed=5)
-    session.run_agents()
+def test_the_page_lists_the_opponents_play_as_the_rules_tell_it_and_no_deal(person):
+    session = PlaySession("air_land_sea", "random", person=person, seat="second", seed=2)
+    session.run_agents()  # seed 2: Red (random) is 1st Player and plays a card face-down
     screen = session.screen()
-    assert screen.moves == []  # the opponent's first play and the deal are not listed
+    [played] = [m for m in session.record.moves if m.seat == 0]
+    commander, order = screen.moves[:2]
+    assert "1st Player Supreme Commander" in commander and "theaters from left to right" in order
+    assert screen.moves[2:] == [f"3. {session.seat_name(0)}: {played.public}"]
+    assert not any("deal" in line for line in screen.moves)
+    assert "face-down" in played.label and played.public.startswith("play a card face-down to ")
+    assert CARDS[decode(played.action).card].name not in " ".join(screen.moves)
     other_hand = session.match.state.hands[0]
     for card in other_hand:
         assert CARDS[card].name not in screen.text

@@ -146,7 +146,7 @@ def test_reinforces_drawn_card_is_seen_by_the_drawer_only():
     assert _same(image_view(SPEC.id, state, BLUE), image_view(SPEC.id, twin, BLUE))
 
 
-def test_the_move_list_shows_a_seat_only_its_own_moves_until_the_end():
+def test_the_move_list_shows_a_seat_the_other_seats_moves_as_the_rules_tell_them():
     seats = [SeatRecord("random", "random", "random")] * 2
     match = Match(SPEC.id, seats, seed=5)
     rng = np.random.default_rng(5)
@@ -156,7 +156,10 @@ def test_the_move_list_shows_a_seat_only_its_own_moves_until_the_end():
         match.submit(seat, ActionId(action=legal[int(rng.integers(len(legal)))].action))
     for seat in (RED, BLUE):
         shown = match.visible_moves(seat)
-        assert shown and all(move.seat == seat for move in shown)  # no deal, no other seat
+        decided = [m for m in match.record.moves if m.seat != -1]
+        assert [(m.seat, m.label) for m in shown if m.seat != -1] == [
+            (m.seat, m.label if m.seat == seat else m.public) for m in decided]
+        assert not any("deal" in m.label for m in shown)
 
 
 def test_resampled_worlds_keep_the_information_state_and_change_the_hidden_cards():

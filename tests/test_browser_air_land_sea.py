@@ -146,8 +146,9 @@ def test_a_whole_war_by_clicking_the_table(page, app):
                 if not shots["selected"] and played >= 2:
                     _shot(page, "play-air-land-sea-selected")
                     shots["selected"] = True
-        # the move list shows the person's moves (the opponent's are hidden until the war
-        # ends, when every move is listed and numbered anew)
+        # the person's move is listed next, numbered after every move listed so far (the
+        # opponent's as the rules tell them: "play a card face-down to Air"); when the war
+        # ends every move is listed whole and numbered anew
         page.wait_for_function(
             """n => new RegExp(`(^|\\n)${n}\\. You: `).test(
                        document.querySelector('#moves textarea').value)

@@ -201,9 +201,20 @@ def test_the_public_view_shows_only_what_everyone_at_the_table_sees(spec):
         else:  # every seat's view holds something private: no board at all
             assert public.boards == [] and "face down" in public.hidden
         decisions = [m for m in game.record.moves if not m.meta.get("forced")]
+        if spec.public_label is not None:  # a hidden move: what the table was told, or nothing
+            hidden = [m.seat == CHANCE and not spec.visibility.chance
+                      or m.seat != CHANCE and not spec.visibility.moves for m in decisions]
+            told = [m.public if h else m.label for m, h in zip(decisions, hidden, strict=True)]
+            assert any(h and t is not None for h, t in zip(hidden, told, strict=True))
+            decisions = [m for m, t in zip(decisions, told, strict=True) if t is not None]
+            told = [t for t in told if t is not None]
+            assert len(public.moves) == len(told)
+            assert all(line.endswith(t) for line, t in zip(public.moves, told, strict=True))
         assert len(public.moves) == len(decisions)
         for line, move in zip(public.moves, decisions, strict=True):
-            if move.seat == CHANCE:
+            if spec.public_label is not None:
+                assert SEALED not in line and FACE_DOWN not in line
+            elif move.seat == CHANCE:
                 assert line.endswith(move.label if spec.visibility.chance else FACE_DOWN)
             else:
                 assert line.endswith(move.label if spec.visibility.moves else SEALED)

@@ -20,7 +20,7 @@ import pyspiel
 
 from games.gamebench import air_land_sea_rules  # noqa: F401  (registers the pyspiel game)
 from games.gamebench.air_land_sea_cards import BY_NAME, CARDS, DEFAULT_TARGET, SEATS, THEATERS
-from games.gamebench.air_land_sea_view import action_label, click_path
+from games.gamebench.air_land_sea_view import action_label, click_path, public_label
 from games.grammar import WORD_END, WORD_START, MoveGrammar
 from games.registry import GameSpec, Taxonomy, Visibility, register
 
@@ -113,6 +113,7 @@ AIR_LAND_SEA = GameSpec(
     board="table",
     visibility=Visibility(moves=False, chance=False),
     metrics=vp_share,
+    public_label=public_label,
     grammar=MoveGrammar(
         label=_label,
         pattern=_PATTERN,

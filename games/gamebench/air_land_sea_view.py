@@ -234,6 +234,30 @@ def action_label(state: Battle, player: int, action: int) -> str:
     return f"skip {CARDS[ability[1]].name}" if ability is not None else "skip"
 
 
+def public_label(state: Battle, player: int, action: int) -> str | None:
+    """What the other seat is told of ``player``'s ``action`` (``state`` before it), as the
+    public log tells it: a face-up card, a withdrawal, a skip in full; a face-down card
+    as ``a card`` (its theater is seen); a flipped card by name, since the flip shows it
+    face-up or it already was. Chance: the 1st Player and the theaters' order are public;
+    dealt and drawn cards are seen by nobody else (None)."""
+    if player == pyspiel.PlayerId.CHANCE:
+        return _chance_label(state, action) if state.phase in ("commander", "order") else None
+    move = decode(action)
+    if move.kind == "play" and not move.face_up:
+        what = "the card Reinforce drew" if state.phase == "reinforce" else "a card"
+        return f"play {what} face-down to {THEATERS[move.theater]}"
+    if move.kind == "flip":
+        card = state.stacks[move.seat][move.theater][-1]
+        down = "" if state.face_up[card] else "face-down "
+        return f"flip {down}{CARDS[card].name} ({THEATERS[move.theater]})"
+    if move.kind in ("move", "return") and not state.face_up[move.card]:
+        spot = state.where(move.card)
+        origin = f" from {THEATERS[spot[1]]}" if spot is not None else ""
+        to = "hand" if move.kind == "return" else THEATERS[move.theater]
+        return f"{move.kind} a face-down card{origin} to {to}"
+    return action_label(state, player, action)
+
+
 def click_path(state: Battle, player: int, action: int) -> tuple[str, ...]:
     """What a person clicks: a hand card then where it goes (``Land face-down``); a table card
     to flip or return; a table card then the theater it moves to; a button."""

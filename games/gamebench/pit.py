@@ -4,8 +4,9 @@ The rules are in :mod:`games.gamebench.pit_rules` (cards and actions in ``pit_ca
 a seat knows in
 :mod:`games.gamebench.pit_view`. Labels are the acting seat's: ``offer 2 Wheat``, ``offer 1
 Corn + Bear``, ``accept player 3's offer of 2, giving 2 Corn``, ``withdraw my offer``,
-``pass``. Only the acting seat ever sees its own label before the game ends: the others see
-``player 2 offered 2 cards`` (``Visibility(moves=False)``).
+``pass``. Only the acting seat ever sees its own label before the game ends
+(``Visibility(moves=False)``): the others are told ``offer 2 cards``, ``accept player 3's
+offer of 2 cards`` (``public_label``).
 
 A person clicks: for an offer, the cards (``2 Wheat``, then ``Bull``/``Bear`` if wanted), then
 ``make the offer``; to accept, the offer on the table (``player 3's offer``), then the cards
@@ -81,6 +82,21 @@ def _label(state: pyspiel.State, player: int, action: int) -> str:
     return state.label(action)
 
 
+def _public_label(state: pyspiel.State, player: int, action: int) -> str | None:
+    """What the other traders are told of a move: how many cards an offer or a trade
+    moves, never which (the deal: nothing)."""
+    if player == pyspiel.PlayerId.CHANCE:
+        return None
+    kind, seat, bundle = state.decode(action)
+    if bundle is None:
+        return _label(state, player, action)  # pass, withdraw: public as they are
+    cards = f"{bundle.size} card{'s' * (bundle.size != 1)}"
+    if kind == "offer":
+        return f"offer {cards}"
+    assert seat is not None
+    return f"accept {seat_name(seat)}'s offer of {cards}"
+
+
 def chip(bundle: Bundle) -> tuple[str, ...]:
     """The click targets that pick ``bundle``'s cards: the commodity's count chip, then the
     Bull, then the Bear."""
@@ -151,6 +167,7 @@ PIT = GameSpec(
     max_seats=cards.MAX_PLAYERS,
     rule_values=_values,
     metrics=_metrics,
+    public_label=_public_label,
     grammar=MoveGrammar(
         label=_label,
         pattern=_PATTERN,

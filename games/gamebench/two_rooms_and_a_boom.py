@@ -384,6 +384,25 @@ def _label(state: pyspiel.State, player: int, action: int) -> str:
     return state.action_to_string(player, action)
 
 
+def _public_label(state: pyspiel.State, player: int, action: int) -> str | None:
+    """What the whole table is told of a move. Rooms and leaders are public; a card is
+    not. A turn is heard in the speaker's room only (its words reach that room through
+    the talk), so the others learn only that it was taken; the answer to a share would
+    tell that one was offered, so nobody else sees it; a hostage is announced when both
+    leaders have chosen (by the exchange); the Gambler's bet is called aloud."""
+    assert isinstance(state, TwoRoomsState)
+    if player == pyspiel.PlayerId.CHANCE:
+        dealing_cards = len(state.cards) < state.players
+        return None if dealing_cards else state.action_to_string(player, action)
+    if action in (ACCEPT, REFUSE):
+        return None
+    if SEND <= action < BET_RED:
+        return "choose a hostage"
+    if action in (BET_RED, BET_BLUE):
+        return state.action_to_string(player, action)
+    return f"take a turn in room {state.rooms[player] + 1}"
+
+
 def _summary(actions: list[int], labels: list[str]) -> str:
     plain = [label for a, label in zip(actions, labels, strict=True) if a != SAY]
     return "; ".join(([SAY_HINT] if SAY in actions else []) + plain)
@@ -414,6 +433,7 @@ TWO_ROOMS = GameSpec(
     board="table",
     visibility=Visibility(moves=False, chance=False),
     teams=_teams,
+    public_label=_public_label,
     rule_values=_rule_values,
     grammar=MoveGrammar(
         label=_label,

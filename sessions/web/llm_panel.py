@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.llm.events import LLMEvent
 from agents.llm.usage import Usage
-from sessions.record import CHANCE, MoveRecord
+from sessions.record import MoveRecord, shown_label
 from sessions.usage import session_usage
 from sessions.web.llm_panel_html import render
 
@@ -293,15 +293,15 @@ def move_rows(session: LiveGame, *, reveal: bool = False) -> list[dict[str, Any]
     shown = session.spec.visibility
     rows, number = [], 0
     for move in record.moves:
-        visible = reveal or (shown.chance if move.seat == CHANCE else
-                             move.seat == session.human or shown.moves or session.over)
+        label = move.label if reveal else shown_label(move, shown, session.human,
+                                                      final=session.over)
+        visible = label is not None
         number += visible
         if move.seat not in llm:
             continue
         spent = _move_usage(move)
         rows.append({"number": number if visible else None, "seat": move.seat,
-                     "name": session.seat_name(move.seat),
-                     "move": move.label if visible else None,
+                     "name": session.seat_name(move.seat), "move": label,
                      "answers": 1 + len(move.rejected), **spent.to_dict()})
     return rows
 

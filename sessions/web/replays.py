@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from games import registry
 from renderers import image_view, seat_label, text_view
 from renderers.drawing import HEADER, HEADER_INK, centred
-from sessions.record import CHANCE, MatchRecord, MoveRecord, replay
+from sessions.record import CHANCE, MatchRecord, MoveRecord, replay, shown_label
 from sessions.store import Store
 from sessions.web.players import agent_name, opponent_label
 
@@ -157,18 +157,19 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
     spec = registry.get(record.game)
     visible = visible_moves(record, upto, seat, final=state.is_terminal())
     last, caption = None, "Start"
-    decisions = [i for i in visible if record.moves[i].seat != CHANCE]
+    decisions = [(i, label) for i, label in visible if record.moves[i].seat != CHANCE]
     if decisions:
-        j = decisions[-1]
+        j, label = decisions[-1]
         move = record.moves[j]
-        last = spec.grammar.path(replay(record, upto=_node_start(record, j)), move.seat,
-                                 move.action)
-        caption = f"{mover(record, move.seat, you)} played {move.label}"
+        if label == move.label:  # seen whole: mark it on the board
+            last = spec.grammar.path(replay(record, upto=_node_start(record, j)), move.seat,
+                                     move.action)
+        caption = f"{mover(record, move.seat, you)} played {label}"
     elif index:
         caption = "A hidden move was made"
     if index == len(points) - 1 and record.outcome:
         caption += f" · {seat_name(record, seat, you)} {outcome_text(record, seat)}"
-    lines = [_line(record, record.moves[i], you) for i in visible]
+    lines = [_line(record, record.moves[i], label, you) for i, label in visible]
     drawn = image_view(record.game, state, seat, last=last, narrow=narrow)
     if index == len(points) - 1 and record.outcome in ("forfeit", "abandoned") \
             and not state.is_terminal():  # ended before its rules ended it: say so
@@ -185,19 +186,20 @@ def _node_start(record: MatchRecord, j: int) -> int:
     return j
 
 
-def visible_moves(record: MatchRecord, upto: int, seat: int, *, final: bool) -> list[int]:
-    """Indexes of the first ``upto`` moves that ``seat`` was shown (``final``: the game is
-    over, so every move is)."""
+def visible_moves(record: MatchRecord, upto: int, seat: int, *,
+                  final: bool) -> list[tuple[int, str]]:
+    """(index, label as shown) of the first ``upto`` moves that ``seat`` was shown, whole or
+    as the other seats were told them (``final``: the game is over, so every move is
+    shown whole)."""
     shown = registry.get(record.game).visibility
-    return [i for i, move in enumerate(record.moves[:upto])
-            if (shown.chance if move.seat == CHANCE
-                else move.seat == seat or shown.moves or final)]
+    return [(i, label) for i, move in enumerate(record.moves[:upto])
+            if (label := shown_label(move, shown, seat, final=final)) is not None]
 
 
-def _line(record: MatchRecord, move: MoveRecord, seat: int | None) -> str:
+def _line(record: MatchRecord, move: MoveRecord, label: str, seat: int | None) -> str:
     if move.seat == CHANCE:
-        return f"chance: {move.label}"
-    return f"{mover(record, move.seat, seat)}: {move.label}"
+        return f"chance: {label}"
+    return f"{mover(record, move.seat, seat)}: {label}"
 
 
 BANNER = 46

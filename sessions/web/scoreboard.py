@@ -96,11 +96,11 @@ def move_rows(record: MatchRecord, you: int, name: Callable[[int], str], *,
     ``points`` are the record's :func:`boundaries` when the caller has them."""
     points = boundaries(record) if points is None else points
     rows: list[MoveRow] = []
-    for i in visible_moves(record, len(record.moves), you, final=final):
+    for i, label in visible_moves(record, len(record.moves), you, final=final):
         move = record.moves[i]
         chance = move.seat == CHANCE
         rows.append(MoveRow(
-            len(rows) + 1, move.seat, "chance" if chance else name(move.seat), move.label,
+            len(rows) + 1, move.seat, "chance" if chance else name(move.seat), label,
             None if chance else max(0.0, move.ended_at - move.started_at),
             min(bisect.bisect_right(points, i), len(points) - 1)))
     return rows

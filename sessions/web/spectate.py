@@ -40,7 +40,7 @@ from PIL import Image
 
 from games.registry import GameSpec
 from renderers import image_view, png, seat_label, text_view
-from sessions.record import CHANCE, MatchRecord, replay
+from sessions.record import CHANCE, MatchRecord, MoveRecord, replay, shown_label
 from sessions.web import llm_page, llm_panel_html, replays
 from sessions.web.live import LiveGame
 from sessions.web.watch import result_text
@@ -233,7 +233,7 @@ def _frame(game: LiveGame, view: str) -> tuple[list[Board], list[str]]:
                            last=_last_path(record, game.spec, _shown(game, s, over)))
         boards.append(Board(s, f"As {names[s]} sees it", image,
                             text_view(game.spec.id, state, s), _write_png(image)))
-    moves = move_lines(record, game.spec, _shown_to(view, over), names.__getitem__)
+    moves = move_lines(record, game.spec, _seen_by(view, over), names.__getitem__)
     with _FRAMES_LOCK:
         _FRAMES[key] = (boards, moves)
         while len(_FRAMES) > FRAMES_KEPT:
@@ -283,17 +283,32 @@ def _shown(game: LiveGame, seat: int, over: bool) -> Callable[[int, GameSpec], b
     return _shown_to(seat_view(seat), over)
 
 
-def move_lines(record: MatchRecord, spec: GameSpec, shown: Callable[[int, GameSpec], bool],
+def _seen_by(view: str, over: bool) -> Callable[[MoveRecord, GameSpec], str | None]:
+    """What ``view`` shows of a move: its label, what the other seats were told of it, or
+    None (nothing)."""
+    if view == ALL or over:
+        return lambda move, spec: move.label
+    viewer = int(view[5:]) if view.startswith("seat:") else None
+    return lambda move, spec: shown_label(move, spec.visibility, viewer, final=False)
+
+
+def move_lines(record: MatchRecord, spec: GameSpec,
+               seen: Callable[[MoveRecord, GameSpec], str | None],
                name: Callable[[int], str]) -> list[str]:
-    """The numbered move list: moves not shown appear as sealed (decisions) or face down
-    (chance), so a spectator sees that they happened and nothing more."""
+    """The numbered move list. A move seen by nobody but its seat appears as sealed
+    (decisions) or face down (chance), so a spectator sees that it happened and nothing
+    more; in games that say what the other seats are told of a hidden move
+    (``GameSpec.public_label``), that is shown, and a move they are told nothing of is left
+    out, as it is from their own lists."""
     lines = []
     for move in record.moves:
-        visible = shown(move.seat, spec)
+        label = seen(move, spec)
+        if label is None and spec.public_label is not None:
+            continue
         if move.seat == CHANCE:
-            lines.append(f"chance: {move.label if visible else FACE_DOWN}")
+            lines.append(f"chance: {FACE_DOWN if label is None else label}")
         elif not move.meta.get("forced"):
-            lines.append(f"{name(move.seat)}: {move.label if visible else SEALED}")
+            lines.append(f"{name(move.seat)}: {SEALED if label is None else label}")
     return [f"{i + 1}. {line}" for i, line in enumerate(lines)]
 
 
