@@ -169,6 +169,12 @@ def test_two_quick_clicks_are_both_played_or_answered(page):
     status, notice = page.locator("#status"), page.locator("#notice")
     _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"^1\. You: C1R1\n"))
     _expect()(status).to_contain_text("Your turn")
+    page.wait_for_timeout(500)
+    if len(sent) == 1:  # made while the next board image loaded: Gradio never sent it
+        _expect()(page.locator("#board .arena-toast")).to_have_text(
+            "Not played: the board was being redrawn. Click again.")
+        assert [m for m in _moves(page) if ". You: " in m] == ["1. You: C1R1"]
+        return
     _expect()(notice).to_contain_text(  # the second click's answer, whatever it is
         re.compile(r"Not played|You played C3R3|C3R3 is not a legal move"))
     moves, said = _moves(page), notice.inner_text().strip()
@@ -181,6 +187,29 @@ def test_two_quick_clicks_are_both_played_or_answered(page):
                                "move 3 now."), said
     assert "not your turn" not in said.lower() and "Wait" not in said
     assert len(sent) == 2
+
+
+def test_a_click_gradio_would_drop_is_answered_on_the_board(page):
+    """Gradio's image sends nothing for a click while the next image loads, or on the margin
+    beside a scaled board: the page answers such a click on the board, and plays nothing."""
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.method == "POST"
+            and "queue/join" in r.url and '"index"' in (r.post_data or "") else None)
+    _no_thanks(page)
+    _start(page, "Board games › Tic-tac-toe")
+    toast = page.locator("#board .arena-toast")
+    frame = _box(page, "#board button")
+    drawn = _box(page, "#board img")
+    assert frame["width"] > drawn["width"] + 40  # a margin beside the board to click on
+    page.mouse.click(frame["x"] + 5, drawn["y"] + drawn["height"] / 2)
+    _expect()(toast).to_have_text("Not played: that click was beside the board.")
+    page.route("**/never-loads.png", lambda route: None)  # the next image, still on its way
+    page.locator("#board img").evaluate("img => { img.src = '/never-loads.png'; }")
+    page.mouse.click(drawn["x"] + drawn["width"] / 2, drawn["y"] + drawn["height"] / 2)
+    _expect()(toast).to_have_text("Not played: the board was being redrawn. Click again.")
+    page.wait_for_timeout(500)
+    assert sent == [] and _moves(page) == []  # nothing reached the game
+    _expect()(page.locator("#status")).to_contain_text("Your turn")
 
 
 def test_submitting_again_right_after_the_results_update_plays_both_rounds(page):

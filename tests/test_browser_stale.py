@@ -43,7 +43,7 @@ def test_clicks_carry_the_move_number_shown_and_a_quick_second_click_is_not_play
     clicks = [json.loads(body) for body in sent if body and '"index"' in body]
     assert clicks and clicks[0]["data"][-1] == 1  # the first click: move 1 shown
     if len(clicks) == 1:  # the second click fell on the board while it was being redrawn
-        assert mine == ["You: C1R1"]
+        assert mine == ["You: C1R1"]  # the page said so on the board (test_browser_page)
     elif clicks[1]["data"][-1] == 3:  # the page already showed the reply: a fair move
         assert mine in (["You: C1R1"], ["You: C1R1", "You: C3R3"])
     else:  # sent for a position that moved on: never played

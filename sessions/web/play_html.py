@@ -96,8 +96,47 @@ HEAD = """<style>
                                 below to the app's content, so page margins are set here) */
   .gradio-container .main { padding-left: 6px !important; padding-right: 6px !important; }
 }
-</style>"""
-"""For the page's <head>: what the scoped CSS cannot reach."""
+</style>
+<script>
+/* A click on the board that Gradio would drop without a word gets an answer on the board:
+   Gradio's image sends no event for a click while the next image loads (its size is then 0)
+   or on the margin beside a scaled image. Clicks it does send are answered by the server. */
+(() => {
+  const say = (board, text) => {
+    let toast = board.querySelector(".arena-toast");
+    if (!toast) {
+      toast = document.createElement("div");
+      toast.className = "arena-toast";
+      toast.setAttribute("role", "status");
+      board.appendChild(toast);
+    }
+    toast.textContent = text;
+    toast.classList.add("arena-shown");
+    clearTimeout(toast.hideLater);
+    toast.hideLater = setTimeout(() => toast.classList.remove("arena-shown"), 2500);
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("#board button");
+    const img = button && button.querySelector("img");
+    if (!img) return;
+    const board = button.closest("#board");
+    if (!img.complete || !img.naturalWidth) {
+      say(board, "Not played: the board was being redrawn. Click again.");
+      return;
+    }
+    const box = img.getBoundingClientRect();
+    const scale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight, 1);
+    const x = (event.clientX - box.left - (box.width - img.naturalWidth * scale) / 2) / scale;
+    const y = (event.clientY - box.top - (box.height - img.naturalHeight * scale) / 2) / scale;
+    if (Math.round(x) < 0 || Math.round(y) < 0 || Math.round(x) >= img.naturalWidth
+        || Math.round(y) >= img.naturalHeight) {
+      say(board, "Not played: that click was beside the board.");
+    }
+  }, true);
+})();
+</script>"""
+"""For the page's <head>: what the scoped CSS cannot reach, and the board's answer to clicks
+that Gradio drops without sending them (see the script)."""
 
 CSS = """
 /* the board first and largest; the panels beside it on wide screens, under it on narrow */
@@ -113,6 +152,12 @@ CSS = """
 #board img, #replay-board img { width: auto !important; max-width: 100% !important;
   height: auto !important; max-height: 82vh; object-fit: contain; }
 #board img { cursor: pointer; }
+#board { position: relative; }
+.arena-toast { position: absolute; top: 10px; left: 50%; transform: translateX(-50%);
+  background: rgba(32, 33, 36, 0.9); color: #fff; padding: 6px 12px; border-radius: 6px;
+  font-size: 0.95em; opacity: 0; transition: opacity 0.2s; pointer-events: none;
+  z-index: 20; max-width: 90%; text-align: center; }
+.arena-toast.arena-shown { opacity: 1; }
 #game-area { gap: 12px; align-items: flex-start; }
 #side-column { gap: 8px; }
 .arena-bar { font-size: 1.05em; padding: 4px 0; }
