@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
+from gradio_client.utils import Status
 
 from games.registry import get
 from renderers.gtbench.tic_tac_toe import centres
@@ -200,7 +201,10 @@ def test_sigterm_stops_the_app_within_seconds_whatever_it_is_doing(silent_app):
     assert len(fake.requests) > asked, "the model was never asked"
     jobs.append(searching.submit("hive", "mcts:100000:10s", "second", PLAYER, False, "",
                                  api_name="/new_game"))
-    time.sleep(2.0)
+    deadline = time.monotonic() + 30  # on a busy machine the call may wait to be taken
+    while jobs[1].status().code != Status.PROCESSING and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(2.0)  # the game is made and its search under way
     for job in jobs:
         assert not job.done(), job.result()
     sent = time.monotonic()
