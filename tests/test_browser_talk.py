@@ -98,8 +98,12 @@ def test_a_spymaster_gives_clues_until_the_game_ends(page, app):
         page.locator("#talk-say").click()
         _expect()(log).to_contain_text(
             f"Red spymaster (you) clue: {CLUES[turns % len(CLUES)].upper()} 2")
-        if turns == 0:
-            _expect()(page.locator("#talk-seats .speaking")).to_contain_text("Red operative")
+        if turns == 0:  # the operative's turn is marked, unless it has already guessed
+            page.wait_for_function(
+                """() => document.querySelector('#talk-seats .speaking')?.innerText
+                             .includes('Red operative')
+                         || document.querySelector('#moves textarea').value
+                             .includes('Red operative')""", timeout=10_000)
             _shot(page, "play-codenames-spymaster")
         turns += 1
         _wait_turn(page)
