@@ -19,6 +19,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT = 20_000
 """How long a browser test waits for the page to show something (ms)."""
+EXPECT = 10_000
+"""How long a browser test's ``expect`` waits for what it checks (ms; Playwright's default is
+5,000)."""
 
 
 def fixed_params(spec: GameSpec, seed: int = 7) -> dict[str, object]:
@@ -70,6 +73,9 @@ def browser():
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium is not installed (scripts/test.sh installs it)")
     sync_api = pytest.importorskip("playwright.sync_api")
+    # what the page shows may take longer than Playwright's 5 s on a busy 2-core machine (the
+    # first load of the page, a streamed answer); a wait that ends in time is not slowed
+    sync_api.expect.set_options(timeout=EXPECT)
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                               args=ARGS)
