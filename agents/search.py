@@ -60,8 +60,13 @@ class MCTSAgent:
     _MARGIN = 0.15
     """Seconds kept back for the search running when the clock strikes (a random Hive
     rollout can take 100 ms)."""
-    _CHUNK = 0.25
-    """The longest a C++ search is planned to take, by the rate measured so far."""
+    _CHUNK = 0.1
+    """The longest a C++ search is planned to take, by the rate measured so far. OpenSpiel's
+    C++ search holds Python's GIL throughout, so every other thread of the app (a page's
+    request, a store write) that lets go of the GIL (for I/O, SQLite) may wait that long to
+    get it back: 0.25 s made storing an abandoned Hive game take 1.7-3.3 s while its search
+    ran; 0.1 s keeps it under a second (0.65-1.0 s), and a 2 s Hive reply still runs ~245
+    simulations (benchmarks.mcts_reply)."""
     _SAFE = 0.7
     """The share of the time left a search plans to use, by the rate measured so far."""
 
