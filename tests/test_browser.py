@@ -77,15 +77,25 @@ def _click_board(page, game_id: str, target: str) -> None:
     _click_pixel(page, *renderer(game_id).centres(state, 0)[target])
 
 
+def _board_box(page) -> list[float]:
+    """The board image's drawn size and its place in the window (width, height, x, y, shown
+    width, shown height), read at once from an image that has loaded: the next image may
+    start loading at any moment, and its size reads 0 until it is in."""
+    return page.wait_for_function(
+        """() => {
+            const img = document.querySelector('#board img');
+            if (!img || !img.naturalWidth) return null;
+            const box = img.getBoundingClientRect();
+            return [img.naturalWidth, img.naturalHeight, box.x, box.y, box.width, box.height];
+        }""").json_value()
+
+
 def _click_pixel(page, x: float, y: float) -> None:
     """Click pixel (x, y) of the board image as drawn (the page scales and centres it)."""
-    image = page.locator("#board img")
-    page.wait_for_function("() => document.querySelector('#board img')?.naturalWidth > 0")
-    natural = image.evaluate("img => [img.naturalWidth, img.naturalHeight]")
-    box = image.bounding_box()
-    scale = min(box["width"] / natural[0], box["height"] / natural[1])
-    left = box["x"] + (box["width"] - natural[0] * scale) / 2
-    top = box["y"] + (box["height"] - natural[1] * scale) / 2
+    width, height, box_x, box_y, box_width, box_height = _board_box(page)
+    scale = min(box_width / width, box_height / height)
+    left = box_x + (box_width - width * scale) / 2
+    top = box_y + (box_height - height * scale) / 2
     page.mouse.click(left + x * scale, top + y * scale)
 
 

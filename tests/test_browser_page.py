@@ -16,7 +16,15 @@ from renderers import renderer
 from sessions.store import Store
 from tests.app_server import running_app
 from tests.conftest import WAIT
-from tests.test_browser import _choose, _click_board, _expect, _moves, _shot, _start
+from tests.test_browser import (
+    _board_box,
+    _choose,
+    _click_board,
+    _expect,
+    _moves,
+    _shot,
+    _start,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -88,12 +96,9 @@ def phone(browser, app):
 def _tap(page, game_id: str, target: str, state) -> None:
     """Tap ``target`` on the board as drawn for a narrow screen."""
     x, y = renderer(game_id).centres(state, 0, narrow=True)[target]
-    image = page.locator("#board img")
-    page.wait_for_function("() => document.querySelector('#board img')?.naturalWidth > 0")
-    natural = image.evaluate("img => [img.naturalWidth, img.naturalHeight]")
-    box = image.bounding_box()
-    scale = box["width"] / natural[0]
-    page.touchscreen.tap(box["x"] + x * scale, box["y"] + y * scale)
+    width, _, left, top, shown, _ = _board_box(page)
+    scale = shown / width
+    page.touchscreen.tap(left + x * scale, top + y * scale)
 
 
 def test_on_a_phone_the_hive_board_fills_the_width_and_plays_by_tapping(phone):

@@ -37,7 +37,7 @@ def _click(page, x: float, y: float) -> None:
     (the text view below the board can scroll the page)."""
     page.locator("#board img").evaluate(
         """(img, y) => { const box = img.getBoundingClientRect();
-                         const scale = box.width / img.naturalWidth;
+                         const scale = box.width / (img.naturalWidth || box.width);
                          window.scrollBy(0, box.top + y * scale - window.innerHeight / 2); }""",
         y)
     _click_pixel(page, x, y)
