@@ -108,20 +108,27 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+CELLS = [f"C{c}R{r}" for r in (1, 2, 3) for c in (1, 2, 3)]
+
+
+def _play_free_cell(page) -> None:
+    """Tic-tac-toe: click the centre, else the first free cell, and wait for the reply."""
+    taken = {line.split(": ")[-1] for line in _moves(page)}
+    cell = next(c for c in (["C2R2"] + CELLS) if c not in taken)
+    count = len(_moves(page))
+    _click_board(page, "tic_tac_toe", cell)
+    _expect()(page.locator("#moves textarea")).to_have_value(
+        re.compile(rf"{count + 1}\. You: {cell}"))
+    _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
+
+
 def test_tic_tac_toe_by_clicking_cells_until_the_game_ends(page, app):
     _answer_consent(page)
     _start(page, "Board games › Tic-tac-toe")
-    cells = [f"C{c}R{r}" for r in (1, 2, 3) for c in (1, 2, 3)]
     for _ in range(5):
         if "Game over" in page.locator("#status").inner_text():
             break
-        taken = {line.split(": ")[-1] for line in _moves(page)}
-        cell = next(c for c in (["C2R2"] + cells) if c not in taken)
-        count = len(_moves(page))
-        _click_board(page, "tic_tac_toe", cell)
-        _expect()(page.locator("#moves textarea")).to_have_value(
-            re.compile(rf"{count + 1}\. You: {cell}"))
-        _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
+        _play_free_cell(page)
     status = page.locator("#status").inner_text()
     assert re.search(r"Game over: (You won|You lost|Draw)\. Final score: you (1|0|½) – "
                      r"Random (1|0|½)\.", status)

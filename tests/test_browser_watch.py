@@ -15,7 +15,7 @@ from tests.app_server import running_app
 from tests.conftest import WAIT
 from tests.fake_llm_server import FakeLLM, answer
 from tests.test_app_blind import NAMES, blind_env
-from tests.test_browser import _answer_consent, _choose, _click_board, _expect, _moves, _shot
+from tests.test_browser import _answer_consent, _choose, _expect, _play_free_cell, _shot
 
 pytestmark = pytest.mark.browser
 
@@ -127,20 +127,12 @@ def test_a_blind_battle_names_the_model_only_at_the_end_and_spectators_see_no_mo
         _expect()(other.locator("#watch-title")).to_contain_text("Ada vs Mystery model")
         _expect()(other.locator("#watch-view")).to_contain_text("Public view")
         _expect()(other.locator("#watch-view")).not_to_contain_text("face up")
-        cells = [f"C{c}R{r}" for r in (1, 2, 3) for c in (1, 2, 3)]
         for turn in range(5):
             if "Game over" in page.locator("#status").inner_text():
                 break
             _no_names(page)
             _no_names(other)
-            taken = {line.split(": ")[-1] for line in _moves(page)}
-            cell = next(c for c in (["C2R2"] + cells) if c not in taken)
-            count = len(_moves(page))
-            _click_board(page, "tic_tac_toe", cell)
-            _expect()(page.locator("#moves textarea")).to_have_value(
-                re.compile(rf"{count + 1}\. You: {cell}"))
-            _expect()(page.locator("#status")).to_contain_text(
-                re.compile("Your turn|Game over"))
+            _play_free_cell(page)
             if turn == 1:
                 _expect()(other.locator("#watch-moves textarea")).to_have_value(
                     re.compile(r"Mystery model: C\dR\d"))
