@@ -59,6 +59,7 @@ class PostgresDatabase:
         self.where = redact(url)
         self.readonly = readonly
         self._lock = threading.Lock()
+        self._closed = False
         self._conn = self._connect()
         try:
             self._check_and_migrate()
@@ -146,15 +147,17 @@ class PostgresDatabase:
         return int(self.query("SELECT schema_version FROM arena_store")[0][0])
 
     def close(self) -> None:
-        self._conn.close()
+        with self._lock:  # after the statement another thread is running
+            self._closed = True
+            self._conn.close()
 
     def _again(self, call: Any) -> Any:
         """Run ``call``; if the connection was lost, reconnect once and run it again."""
         try:
             return call()
         except self._psycopg.OperationalError:
-            if not self._conn.closed and not self._conn.broken:
-                raise
+            if self._closed or (not self._conn.closed and not self._conn.broken):
+                raise  # a store closed on purpose stays closed
             self._conn = self._connect()
             return call()
 

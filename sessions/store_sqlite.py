@@ -178,7 +178,10 @@ class SQLiteDatabase:
         return int(self.query("PRAGMA user_version")[0][0])
 
     def close(self) -> None:
-        self._db.close()
+        """Close once no other thread is using the connection: closing it under a running
+        statement crashes the process (a segfault in Python 3.11's sqlite3)."""
+        with self._lock:
+            self._db.close()
 
 
 def _reason(err: OSError) -> str:

@@ -4,6 +4,7 @@ session, versioned and migrated the same way, and careful with data it does not 
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import re
@@ -388,3 +389,36 @@ def test_an_export_skips_records_of_an_unknown_schema_and_says_how_many(store_lo
     assert cli.stderr == ("exported 3 records; skipped 1 that this version cannot read "
                           "(1 with record schema 99)\n")
     assert len((tmp_path / "all.jsonl").read_text().splitlines()) == 3
+
+
+def test_closing_a_store_while_another_thread_writes_waits_for_it(store_location):
+    """The app closes its store at shutdown while game threads may still be saving: the
+    close waits for the write under way (closing SQLite under a running statement killed
+    the process), and a later save gets a clear StoreError instead of a reconnection."""
+    import threading
+
+    records = [_record(seed) for seed in range(20)]
+    store = Store(store_location)
+    saved: list[str] = []
+    refused: list[StoreError] = []
+    started = threading.Event()
+
+    def write() -> None:
+        for record in itertools.cycle(records):
+            try:
+                store.save(record)
+            except StoreError as err:
+                refused.append(err)
+                return
+            saved.append(record.id)
+            started.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert started.wait(30)
+    store.close()
+    writer.join(30)
+    assert not writer.is_alive() and len(refused) == 1
+    assert "closed" in str(refused[0]).lower()
+    with Store(store_location) as again:  # every save that returned is there
+        assert {record.id for record in again.records()} == set(saved)

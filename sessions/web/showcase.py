@@ -294,11 +294,16 @@ class Showcase:
                                                 daemon=True)
                 self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self, *, wait: float = 40.0) -> None:
+        """Stop the game being shown and wait up to ``wait`` seconds for it to be stored
+        (a store closed after this is no longer written to)."""
         self._stop.set()
         game = self._current
         if game is not None and not game.over:
             game.stop("the showcase stopped")
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(wait)
 
     def spent(self) -> float:
         """Today's spending on stored showcase games (read from the store)."""
