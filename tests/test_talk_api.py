@@ -27,8 +27,9 @@ def test_codenames_spymaster_through_the_api(app):
     assert state["table"][0]["player"] == "you"
     clues = iter(["zebu", "quokka", "gnu", "yak", "okapi", "tapir", "ibex", "koala", "lemur",
                   "dingo", "bison", "emu", "kiwi", "puma"])
-    word = next(line for line in state["view"].splitlines() if "(" in line and "|" in line)
-    board_word = word.split("(")[0].strip()
+    cells = [cell.strip() for line in state["view"].splitlines() if "|" in line
+             for cell in line.split("|")]  # "WORD (role)", or "WORD = role (revealed)"
+    board_word = next(cell.split()[0] for cell in cells if "revealed" not in cell)
     refused = client.predict(f"clue: {board_word} 2", api_name="/move")
     assert not refused["accepted"] and "on the board" in refused["notice"]
     assert refused["talk"] == state["talk"]
