@@ -14,7 +14,7 @@ from games.actions import ActionId
 from renderers import renderer
 from sessions.web.play import PlaySession
 from sessions.web.players import Person, new_player_id
-from sessions.web.turns import Turns, respond
+from sessions.web.turns import Turns, catch_up, respond
 
 
 def person() -> Person:
@@ -120,6 +120,25 @@ def test_screens_reach_the_page_in_the_order_they_were_computed():
     drain(first)
     later.join(5)
     assert sent[0].startswith("You played") and sent[-1] == "'not a move' is not a legal move now."
+
+
+def test_a_page_that_drew_an_earlier_screen_last_gets_the_current_one_again():
+    """The browser applies each event's screens in its own queue, so a late screen of an
+    earlier event can be drawn over a later one: the page sends back the number of the
+    screen it drew, and catch_up sends the current screen when that is not the last."""
+    session = PlaySession("tic_tac_toe", "random", person=person(), seat="first", seed=3)
+    lock = threading.Lock()
+    first = drain(respond(session, lambda s: s.click(*centre(s, "C1R1")), lock))
+    after_first = session.screens_sent
+    stale = drain(respond(session, lambda s: s.click(*centre(s, "C3R3"), expected=1), lock))
+    assert len(first) >= 2 and after_first == len(first) and len(stale) == 1
+    assert stale[0].notice.startswith("Not played: that was sent for move 1")
+    assert drain(catch_up(session, lock, session.screens_sent)) == [None]  # up to date
+    # the page drew the first event's last screen after the second event's answer
+    [again] = drain(catch_up(session, lock, after_first))
+    assert again is not None and again.notice == stale[0].notice and again.image is not None
+    assert session.screens_sent == after_first + 2
+    assert drain(catch_up(session, lock, session.screens_sent)) == [None]
 
 
 def test_a_replaced_game_sends_nothing_more():

@@ -156,6 +156,8 @@ class PlaySession:
         self._refused_while_thinking = False
         self.inputs_played = 0
         """How many of the person's inputs were played (a page clears a typed move then)."""
+        self.screens_sent = 0
+        """Screens handed to the page so far (numbered by sessions.web.turns)."""
         self._frames: tuple[int, list[int]] = (-1, [])
         self.viewing: int | None = None
         """The frame (see :mod:`sessions.web.replays`) the person looks back at, or None."""

@@ -18,6 +18,12 @@ through :func:`respond`, which gives each browser tab one turn at a time:
   yields under the lock is resumed (and lets go) only after Gradio has queued the message, so
   screens reach the browser in the order they were computed.
 - A turn whose game was replaced (a new game in the same tab) stops sending screens.
+- The browser, though, applies each event's screens in its own queue: a slow board image of
+  one event can hold back that event's next screen until after a later event's screen was
+  drawn, which it then overwrites (a stale click's "Not played" notice vanished under the
+  notice of the move before it). So screens are numbered (``PlaySession.screens_sent``), the
+  page sends back the number of the last one it drew after each input's event, and
+  :func:`catch_up` sends the current screen again when that is not the last one sent.
 
 Nothing here imports Gradio.
 """
@@ -73,24 +79,45 @@ def respond(session: PlaySession, act: Callable[[PlaySession], Any], lock: threa
         drawn: int | None = None  # the move count of the last board image sent
         if len(session.record.moves) > moves and session.agents.to_move() and current():
             drawn = len(session.record.moves)
-            yield session.screen()  # the person's move at once (the turn keeps the lock)
+            yield _numbered(session, session.screen())  # the person's move at once
         for _ in session.advance(poll=hold):
             if not held:
                 held = _take(lock, wait)
             if not current():
                 return
             moves = len(session.record.moves)
-            yield session.screen(image=moves != drawn)
+            yield _numbered(session, session.screen(image=moves != drawn))
             drawn = moves
             lock.release()
             held = False
         if not held:
             held = _take(lock, wait)
         if current():
-            yield session.screen()
+            yield _numbered(session, session.screen())
     finally:
         if held:
             lock.release()
+
+
+def catch_up(session: PlaySession, lock: threading.Lock, shown: int | None, *,
+             wait: float = WAIT) -> Iterator[Screen | None]:
+    """Yields once, under ``lock``: the current screen when the page's last drawn screen
+    (``shown``, its number) is not the last one sent (an earlier event's screen was drawn
+    over a later one), else None (the page is up to date)."""
+    held = _take(lock, wait)
+    try:
+        if shown == session.screens_sent:
+            yield None
+        else:
+            yield _numbered(session, session.screen())
+    finally:
+        if held:
+            lock.release()
+
+
+def _numbered(session: PlaySession, screen: Screen) -> Screen:
+    session.screens_sent += 1
+    return screen
 
 
 def _take(lock: threading.Lock, wait: float) -> bool:

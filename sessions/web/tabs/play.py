@@ -65,9 +65,13 @@ PRIVATE: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden
 INPUT: dict[str, Any] = {**PRIVATE, "trigger_mode": "multiple"}
 """Inputs: every click reaches the server (Gradio's default for buttons drops a click made
 while the button's last event runs), where it is played or answered."""
+SYNC: dict[str, Any] = {**PRIVATE, "trigger_mode": "always_last"}
+"""The catch-up after inputs (:func:`sync`): one runs after the last input of a burst."""
 WIDTH_JS = "() => window.innerWidth"
 NAV = (("first", "« Start"), ("back", "‹ Back"), ("forward", "Next ›"), ("last", "Now »"))
 """The move list's buttons: through the positions seen so far, on the same board."""
+SEEN = -2
+"""Where the page's move number is in the Play tab's outputs (the screen's number is last)."""
 FRAME = 7
 """A new game's outputs: the session, the setup, the bar and its text, the game area, the
 "Back to the game" button, the spectator link; then the screen's outputs."""
@@ -81,7 +85,7 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
         hidden = gr.update(visible=False)
         return [None, play_html.status("Pick a game and an opponent, then press Start."),
                 "", "", "", "", "", *[hidden] * (BUTTONS + 2), *[hidden] * 7, gr.skip(), hidden,
-                *show_table(None), *show_talk(None), None]
+                *show_table(None), *show_talk(None), None, None]
     s = screen or session.screen()
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
@@ -104,7 +108,28 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
         if s.thinking and llm_page.panel_of(session) is not None else gr.skip(),
         llm_panel(session, s), *show_table(s.table), *show_talk(s.talk),
         session.move_number,  # the page sends back the move number it showed (stale clicks)
+        session.screens_sent,  # and the number of the screen it drew (sync)
     ]
+
+
+def sync(session: PlaySession | None, shown: float | None,
+         request: gr.Request) -> Iterator[list[Any]]:
+    """After each input's event: the current screen again if the page drew an earlier
+    event's screen over a later one (sessions.web.turns.catch_up), else nothing."""
+    nothing = [gr.skip()] * len(show(None))
+    if session is None:
+        yield nothing
+        return
+    lock = TURNS.lock(request.session_hash or "")
+    for screen in turns.catch_up(session, lock, _seen(shown)):
+        yield nothing if screen is None else show(session, screen)
+
+
+def on_input(listener: Any, fn: Callable[..., Any], inputs: list[Any], outputs: list[Any],
+             session: gr.State, screens: list[Any]) -> None:
+    """Wire an input's event, then :func:`sync` (``screens``: the Play tab's outputs, the
+    last of which holds the number of the screen the page drew)."""
+    listener(fn, inputs, outputs, **INPUT).then(sync, [session, screens[-1]], screens, **SYNC)
 
 
 def llm_panel(session: PlaySession, screen: Screen) -> Any:
@@ -401,6 +426,8 @@ def build_area() -> dict[str, Any]:
                 moves = gr.Textbox(interactive=False, elem_id="moves", show_label=False)
                 llm_turn = gr.Textbox(interactive=False, elem_id="llm-turn", show_label=False)
                 seen = gr.Number(None, precision=0, elem_id="move-number", show_label=False)
+                shown = gr.Number(None, precision=0, elem_id="screen-number",
+                                  show_label=False)
     return {"area": area, "board": board, "talk_view": talk_view, "notice": notice,
             "buttons": buttons, "menu": menu,
             "menu_play": menu_play, "table_view": table_view, "players": seats,
@@ -408,7 +435,7 @@ def build_area() -> dict[str, Any]:
             "resign": resign_button, "stop": stop_button, "again": again_button,
             "swap": swap_button, "said": said, "thinking": thinking, "typing": typing,
             "text": text, "text_play": text_play, "hint": hint, "view": view,
-            "moves": moves, "llm_turn": llm_turn, "seen": seen, "link": link}
+            "moves": moves, "llm_turn": llm_turn, "seen": seen, "shown": shown, "link": link}
 
 
 def build_play(profile: gr.BrowserState, session: gr.State,
@@ -425,7 +452,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                a["view"], *a["buttons"], a["menu"], a["menu_play"], a["resign"], a["again"],
                a["swap"], a["said"], a["typing"], a["stop"], a["nav"], a["llm_turn"],
                a["thinking"], *a["table_view"]["outputs"], *a["talk_view"]["outputs"],
-               a["seen"]]
+               a["seen"], a["shown"]]
     framed = [session, s["setup"], bar, title, a["area"], s["back"], a["link"], *outputs]
     s["game"].change(choose_game, s["game"], [s["about"], s["rules"], s["opponent"], a["hint"]],
                      **PRIVATE)
@@ -437,19 +464,24 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                           keyring, width], framed, **PRIVATE)
     a["llm_turn"].change(watch_llm, None, a["thinking"], **PRIVATE)  # LLM seats stream
     seen = a["seen"]
-    a["board"].select(on_click, [session, seen], outputs, **INPUT)
-    a["menu_play"].click(press, [session, a["menu"], seen], outputs, **INPUT)
-    a["text"].submit(typed, [session, a["text"], seen], [a["text"], *outputs], **INPUT)
-    a["text_play"].click(typed, [session, a["text"], seen], [a["text"], *outputs], **INPUT)
-    a["resign"].click(on_resign, session, outputs, **INPUT)
-    a["stop"].click(stop_waiting, session, outputs, **INPUT)
+
+    def wire(listener: Any, fn: Callable[..., Any], inputs: list[Any],
+             shown: list[Any] = outputs) -> None:
+        on_input(listener, fn, inputs, shown, session, outputs)
+
+    wire(a["board"].select, on_click, [session, seen])
+    wire(a["menu_play"].click, press, [session, a["menu"], seen])
+    wire(a["text"].submit, typed, [session, a["text"], seen], [a["text"], *outputs])
+    wire(a["text_play"].click, typed, [session, a["text"], seen], [a["text"], *outputs])
+    wire(a["resign"].click, on_resign, [session])
+    wire(a["stop"].click, stop_waiting, [session])
     for b in a["buttons"]:
-        b.click(press, [session, b, seen], outputs, **INPUT)
+        wire(b.click, press, [session, b, seen])
     for where, button in a["steps"].items():
-        button.click(look(where), session, outputs, **INPUT)
+        wire(button.click, look(where), [session])
     for button, handler in ((a["again"], play_again), (a["swap"], swap_seats)):
-        button.click(handler, [profile, session, keyring, width],
-                     [framed[0], s["seat"], *framed[1:]], **INPUT)
+        wire(button.click, handler, [profile, session, keyring, width],
+             [framed[0], s["seat"], *framed[1:]])
     new_game.click(reopen_setup, None, [s["setup"], bar, s["back"]], **PRIVATE)
     s["back"].click(back_to_game, None, [s["setup"], bar, s["back"]], **PRIVATE)
     wire_table(s, a["table_view"], [s["opponent"], s["opponent_note"], s["seat"], s["start"]],
@@ -483,10 +515,11 @@ def wire_table(s: dict[str, Any], view: dict[str, Any], duel: list[Any],
     inputs = [game, setup["seat"], setup["count"], setup["rounds"], profile, keyring, width,
               *setup["agents"]]
     setup["start"].click(start_table, inputs, framed, **PRIVATE)
-    seen = framed[-1]  # the move number the page showed: inputs made on it carry it
-    view["decide"].click(decide, [session, view["number"], seen], outputs, **INPUT)
-    view["number"].submit(decide, [session, view["number"], seen], outputs, **INPUT)
-    view["propose"].click(propose, [session, seen, *view["shares"]], outputs, **INPUT)
+    seen = outputs[SEEN]  # the move number the page showed: inputs made on it carry it
+    for listener in (view["decide"].click, view["number"].submit):
+        on_input(listener, decide, [session, view["number"], seen], outputs, session, outputs)
+    on_input(view["propose"].click, propose, [session, seen, *view["shares"]], outputs,
+             session, outputs)
 
 
 def start_talk(game_id: str, seat: str, count: float | None, profile: dict, keyring: Keyring,
@@ -511,7 +544,8 @@ def wire_talk(s: dict[str, Any], view: dict[str, Any], profile: gr.BrowserState,
               framed: list[Any]) -> None:
     """The events of the talking games' setup and panel."""
     setup, game = s["talk_setup"], s["game"]
-    outputs, seen = framed[FRAME:], framed[-1]
+    outputs = framed[FRAME:]
+    seen = outputs[SEEN]
     pickers = [setup["seat"], *setup["agents"]]
     game.change(choose_talk, game, [setup["box"], setup["count"], *pickers], **PRIVATE)
     for changed in (setup["count"], setup["seat"]):
@@ -520,5 +554,5 @@ def wire_talk(s: dict[str, Any], view: dict[str, Any], profile: gr.BrowserState,
     inputs = [game, setup["seat"], setup["count"], profile, keyring, width, *setup["agents"]]
     words = view["words"]
     setup["start"].click(start_talk, inputs, framed, **PRIVATE)
-    view["say"].click(say, [session, words, seen], [words, *outputs], **INPUT)
-    words.submit(say, [session, words, seen], [words, *outputs], **INPUT)
+    for listener in (view["say"].click, words.submit):
+        on_input(listener, say, [session, words, seen], [words, *outputs], session, outputs)
