@@ -37,7 +37,7 @@ def test_a_whole_war_is_played_by_clicking_the_table(person, seat, seed):
             notice = _click(session, target)
             if i < len(move.path) - 1:
                 assert notice.startswith(f"{' then '.join(move.path[:i + 1])} selected"), notice
-        assert notice == f"You played {move.label}.", (move, notice)
+        assert notice == f"Your move: {move.label}.", (move, notice)
         mine = [m for m in session.record.moves if m.seat == session.human]
         assert mine[-1].label == move.label and mine[-1].meta["input"] == "click"
         played += 1
@@ -72,7 +72,7 @@ def test_withdraw_is_a_button_on_the_table(person):
     session = PlaySession("air_land_sea", "random", person=person, seat="first", seed=4)
     session.run_agents()
     vp_before = list(session.match.state.vp)
-    assert _click(session, "withdraw") == "You played withdraw."
+    assert _click(session, "withdraw") == "Your move: withdraw."
     state = session.match.state
     assert state.battle == 2 and sum(state.vp) == sum(vp_before) + 2
     session.run_agents()

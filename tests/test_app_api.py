@@ -33,7 +33,7 @@ def test_a_full_game_through_the_api_is_stored(app):
     while not state["over"]:
         move = state["legal"][0]
         state = client.predict(move, api_name="/move")
-        assert state["accepted"] and state["notice"] == f"You played {move}."
+        assert state["accepted"] and state["notice"] == f"Your move: {move}."
     assert state["outcome"] == "normal" and state["result"].startswith("Game over:")
     with Store(app.store_path) as store:
         record = store.get(state["session"])

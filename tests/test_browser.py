@@ -169,7 +169,7 @@ def test_breakthrough_move_with_two_clicks(page):
     _expect()(page.locator("#notice")).to_contain_text("a7 selected")
     _shot(page, "play-breakthrough-selected")
     _click_board(page, "breakthrough", "a6")
-    _expect()(page.locator("#notice")).to_contain_text("You played a7->a6.")
+    _expect()(page.locator("#notice")).to_contain_text("Your move: a7->a6.")
     _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"1\. You: a7->a6\n2\. "))
     _shot(page, "play-breakthrough")
 

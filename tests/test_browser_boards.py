@@ -68,7 +68,7 @@ def test_hive_a_reserve_tile_then_a_highlighted_hex(page):
     _shot(page, "play-hive-selected")
     destination = targets[-1]
     _click_pixel(page, *spots[destination])
-    _notice(page, f"You played {tile}")
+    _notice(page, f"Your move: {tile}")
     _expect()(page.locator("#moves textarea")).to_have_value(re.compile(rf"2\. You: {tile}"))
     _expect()(page.locator("#status")).to_contain_text("Your turn")
     _shot(page, "play-hive")
@@ -96,7 +96,7 @@ def test_santorini_place_workers_then_move_and_build(page):
     _notice(page, f"{worker} then {target} selected")
     _shot(page, "play-santorini-selected")
     _click_pixel(page, *spots[build])
-    _notice(page, f"You played {turn.label()}")
+    _notice(page, f"Your move: {turn.label()}")
     _expect()(page.locator("#moves textarea")).to_have_value(
         re.compile(rf"5\. You: {re.escape(turn.label())}"))
     _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))

@@ -113,7 +113,7 @@ def test_on_a_phone_the_hive_board_fills_the_width_and_plays_by_tapping(phone):
     _expect()(phone.locator("#notice")).to_contain_text("wA1 selected")
     target = hive.hex_name(next(iter(hive.choices(state).targets("wA1"))))
     _tap(phone, "hive", target, state)
-    _expect()(phone.locator("#notice")).to_contain_text("You played wA1.")
+    _expect()(phone.locator("#notice")).to_contain_text("Your move: wA1.")
     _expect()(phone.locator("#moves textarea")).to_have_value(re.compile(r"^1\. You: wA1\n2\. "))
     side = _box(phone, "#side-column")
     assert side["y"] >= board["y"] + board["height"] - 1  # the panels under the board
@@ -153,7 +153,7 @@ def test_a_hive_move_with_a_backslash_keeps_it(page):
     move = next(label for label in (state.action_to_string(0, a) for a in state.legal_actions())
                 if label.endswith("\\") or label.startswith("\\") or "\\" in label)
     _type(page, move)
-    _expect()(page.locator("#notice")).to_have_text(f"You played {move}.")
+    _expect()(page.locator("#notice")).to_have_text(f"Your move: {move}.")
     _expect()(page.locator("#move-list")).to_contain_text(move)
 
 
@@ -184,10 +184,10 @@ def test_two_quick_clicks_are_both_played_or_answered(page):
     played = _moves(page)[0].removeprefix("1. You: ")
     other = "C3R3" if played == "C1R1" else "C1R1"
     _expect()(notice).to_contain_text(  # the other click's answer, whatever it is
-        re.compile(f"Not played|You played {other}|{other} is not a legal move"))
+        re.compile(f"Not played|Your move: {other}|{other} is not a legal move"))
     moves, said = _moves(page), notice.inner_text().strip()
     if f"3. You: {other}" in moves:  # it was made on the position after the reply: played
-        assert said == f"You played {other}.", said
+        assert said == f"Your move: {other}.", said
     elif f"2. Random: {other}" in moves:  # the reply took the cell
         assert said.startswith((f"{other} is not a legal move", "Not played:")), said
     else:
@@ -240,7 +240,7 @@ def test_submitting_again_right_after_the_results_update_plays_both_rounds(page)
     _expect()(results.get_by_role("row", name=re.compile(r"^3 30 "))).to_be_visible()
     notice = page.locator("#notice")
     _expect()(notice).to_contain_text(re.compile(r"Not played: that was sent for move|"
-                                                 r"You played choose 40"))
+                                                 r"Your move: choose 40"))
     if "Not played" in notice.inner_text():  # made on round 3's position: not played
         number.fill("40")
         page.locator("#decide").click()

@@ -137,7 +137,7 @@ def test_an_operative_on_a_phone_clicks_cards_until_the_game_ends(page, app, vie
         before = page.locator("#moves textarea").input_value()
         _click_card(page, (x0 + x1) / 2, (y0 + y1) / 2)
         card += 1
-        _expect()(page.locator("#notice")).to_contain_text(re.compile("You played|not", re.IGNORECASE))
+        _expect()(page.locator("#notice")).to_contain_text(re.compile("Your move:|not", re.IGNORECASE))
         _wait_turn(page)
         assert before is not None
         assert card < 80

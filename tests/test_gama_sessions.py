@@ -113,7 +113,7 @@ def test_a_person_who_answers_first_waits_for_the_agents_then_the_round_settles(
                           params={"num_rounds": 1},
                           build_agent=lambda *args, **kwargs: Slow(asked, threading.Lock()))
     session.run_agents()
-    assert session.play_text("10") == "You played bid 10."
+    assert session.play_text("10") == "Your move: bid 10."
     assert session.record.moves == [] and not session.over  # the agents are still thinking
     assert session.play_text("12") == ("Your choice for this round is in: waiting for the "
                                        "other players.")

@@ -99,7 +99,7 @@ def test_any_input_returns_to_the_game_as_it_is():
     session.run_agents()
     session.look("first")
     free = next(m.path[0] for m in session.legal() if m.label != "C2R2")
-    assert click(session, free) == f"You played {free}."  # played on the live board
+    assert click(session, free) == f"Your move: {free}."  # played on the live board
     assert session.viewing is None
 
 

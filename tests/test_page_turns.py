@@ -77,9 +77,9 @@ def test_a_second_click_during_a_quick_reply_is_played_after_it():
     if labels[1][1] == "C1R1":  # Random's reply took the cell: the click is answered
         assert second[-1].notice.startswith("C1R1 is not a legal move") and len(labels) == 2
     else:  # played on the position after Random's reply, which then answers it
-        assert labels[2] == (0, "C1R1") and second[-1].notice == "You played C1R1."
+        assert labels[2] == (0, "C1R1") and second[-1].notice == "Your move: C1R1."
         assert len(labels) == 4
-    assert shown[-1].notice == "You played C2R2." and second[-1].status == "Your turn."
+    assert shown[-1].notice == "Your move: C2R2." and second[-1].status == "Your turn."
 
 
 def test_a_click_while_the_opponent_thinks_is_answered_and_the_notice_does_not_go_stale():
@@ -119,7 +119,7 @@ def test_screens_reach_the_page_in_the_order_they_were_computed():
     assert len(sent) == 1
     drain(first)
     later.join(5)
-    assert sent[0].startswith("You played") and sent[-1] == "'not a move' is not a legal move now."
+    assert sent[0].startswith("Your move:") and sent[-1] == "'not a move' is not a legal move now."
 
 
 def test_a_page_that_drew_an_earlier_screen_last_gets_the_current_one_again():

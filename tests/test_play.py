@@ -82,7 +82,7 @@ def test_tic_tac_toe_by_clicks_to_the_end_is_stored_with_the_human_seat(store, p
         assert session.your_turn
         move = session.legal()[int(rng.integers(len(session.legal())))]
         notice = session.click(*_centre(session, move.path[0]))
-        assert notice == f"You played {move.label}."
+        assert notice == f"Your move: {move.label}."
         assert session.last == move.path
         session.run_agents()
     assert session.result().startswith("Game over:")
@@ -126,7 +126,7 @@ def test_every_game_plays_to_the_end_through_the_page_paths(game_id, store, pers
         table = screen.table
         if move.says:  # words (a clue, a question) go through the talk box
             assert screen.talk is not None and move.label not in screen.buttons
-            assert session.play_text(move.label) == f"You played {move.label}."
+            assert session.play_text(move.label) == f"Your move: {move.label}."
         elif table is not None and table.plan:
             shares = [0] * len(table.plan)
             assert session.play_plan(shares).startswith("You proposed: ")
@@ -140,13 +140,13 @@ def test_every_game_plays_to_the_end_through_the_page_paths(game_id, store, pers
                     session.click_target(target)
                 clicks += 1
             same = {m.label for m in legal if m.path[:clicks] == move.path[:clicks]}
-            assert session.notice in {f"You played {label}." for label in same}, session.notice
+            assert session.notice in {f"Your move: {label}." for label in same}, session.notice
         elif table is not None and table.control.kind == "number":
             assert not screen.buttons and not screen.menu
-            assert session.play_number(move.action) == f"You played {move.label}."
+            assert session.play_number(move.action) == f"Your move: {move.label}."
         else:
             assert move.label in screen.buttons + screen.menu
-            assert session.play_label(move.label) == f"You played {move.label}."
+            assert session.play_label(move.label) == f"Your move: {move.label}."
         session.run_agents()
         steps += 1
         assert steps < 500
@@ -237,7 +237,7 @@ def test_breakthrough_select_highlight_cancel_switch_and_move(person):
     before = _snapshot(session)
     assert session.click(*_centre(session, "a4")) == "a4 is not a legal move after c7."
     assert _snapshot(session) == before
-    assert session.click(*_centre(session, "c6")) == "You played c7->c6."
+    assert session.click(*_centre(session, "c6")) == "Your move: c7->c6."
     assert session.selection == () and session.last == ("c7", "c6")
     session.run_agents()
     assert session.last is not None and session.last != ("c7", "c6")  # the reply is marked
@@ -257,7 +257,7 @@ def test_typed_moves_are_read_like_answers_and_rejections_are_recorded(store, pe
     notice = session.play_text("somewhere nice")
     assert "no move found" in notice and "Legal moves:" in notice
     assert session.record.moves == []
-    assert session.play_text("  c2 r2 ") == "You played C2R2."
+    assert session.play_text("  c2 r2 ") == "Your move: C2R2."
     first = session.record.moves[0]
     assert first.raw == "  c2 r2 " and first.meta["input"] == "typed"
     assert [a.reason for a in first.rejected] == ["unparseable"]
@@ -267,7 +267,7 @@ def test_a_stale_button_label_is_refused(person):
     session = PlaySession("pig", "random", person=person, seed=1)
     assert session.play_label("bet") == "'bet' is not a legal move now."
     assert session.play_label("") == "Pick a move first."
-    assert session.play_label("roll") == "You played roll."
+    assert session.play_label("roll") == "Your move: roll."
 
 
 def test_prisoners_dilemma_against_tit_for_tat(store, person):
@@ -280,7 +280,7 @@ def test_prisoners_dilemma_against_tit_for_tat(store, person):
             break
         choice = "defect" if len(choices) % 2 == 0 else "cooperate"
         assert sorted(session.screen().buttons) == ["cooperate", "defect"]
-        assert session.play_label(choice) == f"You played {choice}."
+        assert session.play_label(choice) == f"Your move: {choice}."
         choices.append(choice)
         session.run_agents()
     record = store.get(session.id)
@@ -539,7 +539,7 @@ def test_a_move_sent_for_a_position_that_has_moved_on_is_refused(store, person):
     session = PlaySession("tic_tac_toe", "random", person=person, seat="first", seed=2,
                           store=store)
     assert session.move_number == 1 and session.snapshot()["move_number"] == 1
-    assert session.play_text("C1R1", expected=1) == "You played C1R1."
+    assert session.play_text("C1R1", expected=1) == "Your move: C1R1."
     session.run_agents()
     assert session.move_number == 3
     before = _snapshot(session)
@@ -551,7 +551,7 @@ def test_a_move_sent_for_a_position_that_has_moved_on_is_refused(store, person):
         "move 1,", "move 2,")
     assert session.play_label(legal[0], expected=1) == stale
     assert _snapshot(session) == before and session.match.attempts(0) == []
-    assert session.play_text(legal[0], expected=3) == f"You played {legal[0]}."
+    assert session.play_text(legal[0], expected=3) == f"Your move: {legal[0]}."
 
 
 def test_move_text_past_the_cap_is_refused_unread_and_not_recorded(person):

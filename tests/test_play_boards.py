@@ -46,7 +46,7 @@ def _santorini_turn(person: Person, seed: int = 4) -> PlaySession:
     session = PlaySession("santorini", "random", person=person, seat="first", seed=seed)
     for _ in range(2):
         square = next(m.path[0] for m in session.legal())
-        assert _click(session, square).startswith("You played place")
+        assert _click(session, square).startswith("Your move: place")
     session.run_agents()
     assert session.your_turn and not session.match.state.placing
     return session
@@ -66,7 +66,7 @@ def test_santorini_worker_then_destination_then_build_with_highlights(person):
     assert _click(session, destination).startswith(f"{worker} then {destination} selected")
     assert set(session.targets) == {m.path[2] for m in legal
                                     if m.path[:2] == (worker, destination)}
-    assert _click(session, build) == f"You played {move.label}."
+    assert _click(session, build) == f"Your move: {move.label}."
     assert session.record.moves[-1].label == move.label
     assert session.selection == () and session.targets == ()
 
@@ -78,7 +78,7 @@ def test_santorini_builds_on_the_square_the_worker_just_left(person):
     _click(session, worker)
     _click(session, destination)
     assert worker in session.targets  # the square it left is free to build on
-    assert _click(session, worker) == f"You played {move.label}."
+    assert _click(session, worker) == f"Your move: {move.label}."
     state = session.match.state
     assert state.levels[santorini.square_of(worker)] == 1
 
@@ -143,7 +143,7 @@ def test_hive_reserve_tile_then_highlighted_hex_and_reselect(person):
     assert session.selection == (second,)
     destination = session.targets[-1]
     expected = next(m for m in legal if m.path == (second, destination))
-    assert _click(session, destination) == f"You played {expected.label}."
+    assert _click(session, destination) == f"Your move: {expected.label}."
     assert session.last == (second, destination)
 
 
@@ -188,10 +188,10 @@ def test_hive_forced_pass_is_a_button_and_a_spot_in_the_image(person):
     session = _at_forced_pass(person)
     screen = session.screen()
     assert screen.buttons == ["pass"]
-    assert _click(session, hive.PASS) == "You played pass."
+    assert _click(session, hive.PASS) == "Your move: pass."
     assert session.record.moves[-1].meta["input"] == "click"
     again = _at_forced_pass(person)
-    assert again.play_label("pass") == "You played pass."
+    assert again.play_label("pass") == "Your move: pass."
     assert again.record.moves[-1].meta["input"] == "button"
 
 
@@ -210,5 +210,5 @@ def test_hive_a_beetle_climbs_by_clicking_the_tile_it_lands_on(person):
     assert hive_view.hit_test(state, seat, x, y) == under  # alone, the click names the tile
     _click(session, climb.tile)
     assert hive.hex_name(climb.target) in session.targets
-    assert session.click(x, y) == f"You played {climb.label}."
+    assert session.click(x, y) == f"Your move: {climb.label}."
     assert session.record.moves[-1].meta["input"] == "click"

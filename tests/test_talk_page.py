@@ -40,7 +40,7 @@ def test_a_person_gives_clues_and_bad_words_change_nothing():
                         ("clue: wave 12", "not a number 0-9")):
         said = s.play_text(bad)
         assert notice in said and _snapshot(s) == before
-    assert s.play_text("clue: puzzle 1") == "You played clue: PUZZLE 1."
+    assert s.play_text("clue: puzzle 1") == "Your move: clue: PUZZLE 1."
     lines = talk_screen(s).lines
     assert (lines[-1].speaker, lines[-1].kind, lines[-1].text, lines[-1].yours) == \
         ("Red spymaster", "clue", "PUZZLE 1", True)

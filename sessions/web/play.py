@@ -483,7 +483,7 @@ class PlaySession:
                 if field is None:
                     return self._say(str(err))
                 return self._say(f"{shown} is not allowed: {field}.")
-            return self._say(f"You played {move.label}.")
+            return self._say(f"Your move: {move.label}.")
 
     def play_label(self, label: str, *, expected: int | None = None) -> str:
         """A move button or list entry: the label of one legal move."""
@@ -583,7 +583,7 @@ class PlaySession:
                 move = self.submit(proposal, raw=raw, meta={"input": source}, expected=expected)
             except (NotYourTurn, MoveError) as err:
                 return self._say(str(err))
-            return self._say(f"You played {move.label}.")
+            return self._say(f"Your move: {move.label}.")
 
     def _refusal(self, expected: int | None = None) -> str:
         self.viewing = None  # any input brings the board back to the game as it is now

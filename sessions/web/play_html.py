@@ -152,6 +152,11 @@ CSS = """
 #board img, #replay-board img { width: auto !important; max-width: 100% !important;
   height: auto !important; max-height: 82vh; object-fit: contain; }
 #board img { cursor: pointer; }
+/* the move buttons as wide as their labels ("accept player 2's offer of 1, giving 1 Wheat"
+   squeezed into an equal share of the row was one word per line), wrapping as needed */
+#moves-buttons { flex-wrap: wrap; gap: 6px; }
+#moves-buttons > button { flex: 0 1 auto !important; width: auto !important;
+  min-width: 64px !important; padding: 6px 14px; }
 #board { position: relative; }
 .arena-toast { position: absolute; top: 10px; left: 50%; transform: translateX(-50%);
   background: rgba(32, 33, 36, 0.9); color: #fff; padding: 6px 12px; border-radius: 6px;
