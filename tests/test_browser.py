@@ -90,13 +90,24 @@ def _board_box(page) -> list[float]:
         }""").json_value()
 
 
-def _click_pixel(page, x: float, y: float) -> None:
-    """Click pixel (x, y) of the board image as drawn (the page scales and centres it)."""
-    width, height, box_x, box_y, box_width, box_height = _board_box(page)
-    scale = min(box_width / width, box_height / height)
-    left = box_x + (box_width - width * scale) / 2
-    top = box_y + (box_height - height * scale) / 2
-    page.mouse.click(left + x * scale, top + y * scale)
+def _click_pixel(page, x: float, y: float, *, tap: bool = False) -> None:
+    """Click (or ``tap``) pixel (x, y) of the board image as drawn (the page scales and
+    centres it). A
+    click the board answers with "the board was being redrawn" (the next image began to load
+    between reading the board and clicking it, so Gradio never sent the click) is made again,
+    as that notice asks a person to."""
+    for _ in range(3):
+        page.evaluate("() => document.querySelectorAll('#board .arena-toast')"
+                      ".forEach(toast => { toast.textContent = ''; })")
+        width, height, box_x, box_y, box_width, box_height = _board_box(page)
+        scale = min(box_width / width, box_height / height)
+        left = box_x + (box_width - width * scale) / 2
+        top = box_y + (box_height - height * scale) / 2
+        (page.touchscreen.tap if tap else page.mouse.click)(left + x * scale, top + y * scale)
+        answer = page.evaluate(
+            "() => document.querySelector('#board .arena-toast')?.textContent || ''")
+        if "the board was being redrawn" not in answer:
+            return
 
 
 def _moves(page) -> list[str]:

@@ -17,9 +17,9 @@ from sessions.store import Store
 from tests.app_server import running_app
 from tests.conftest import WAIT
 from tests.test_browser import (
-    _board_box,
     _choose,
     _click_board,
+    _click_pixel,
     _expect,
     _moves,
     _shot,
@@ -95,10 +95,7 @@ def phone(browser, app):
 
 def _tap(page, game_id: str, target: str, state) -> None:
     """Tap ``target`` on the board as drawn for a narrow screen."""
-    x, y = renderer(game_id).centres(state, 0, narrow=True)[target]
-    width, _, left, top, shown, _ = _board_box(page)
-    scale = shown / width
-    page.touchscreen.tap(left + x * scale, top + y * scale)
+    _click_pixel(page, *renderer(game_id).centres(state, 0, narrow=True)[target], tap=True)
 
 
 def test_on_a_phone_the_hive_board_fills_the_width_and_plays_by_tapping(phone):
