@@ -116,13 +116,12 @@ def sync(session: PlaySession | None, shown: float | None,
          request: gr.Request) -> Iterator[list[Any]]:
     """After each input's event: the current screen again if the page drew an earlier
     event's screen over a later one (sessions.web.turns.catch_up), else nothing."""
-    nothing = [gr.skip()] * len(show(None))
     if session is None:
-        yield nothing
+        yield [gr.skip()] * len(show(None))
         return
     lock = TURNS.lock(request.session_hash or "")
     for screen in turns.catch_up(session, lock, _seen(shown)):
-        yield nothing if screen is None else show(session, screen)
+        yield [gr.skip()] * len(show(None)) if screen is None else show(session, screen)
 
 
 def on_input(listener: Any, fn: Callable[..., Any], inputs: list[Any], outputs: list[Any],
@@ -466,8 +465,8 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     seen = a["seen"]
 
     def wire(listener: Any, fn: Callable[..., Any], inputs: list[Any],
-             shown: list[Any] = outputs) -> None:
-        on_input(listener, fn, inputs, shown, session, outputs)
+             targets: list[Any] = outputs) -> None:
+        on_input(listener, fn, inputs, targets, session, outputs)
 
     wire(a["board"].select, on_click, [session, seen])
     wire(a["menu_play"].click, press, [session, a["menu"], seen])
