@@ -59,7 +59,6 @@ class PostgresDatabase:
         self.where = redact(url)
         self.readonly = readonly
         self._lock = threading.Lock()
-        self._closed = False
         self._conn = self._connect()
         try:
             self._check_and_migrate()
@@ -148,7 +147,6 @@ class PostgresDatabase:
 
     def close(self) -> None:
         with self._lock:  # after the statement another thread is running
-            self._closed = True
             self._conn.close()
 
     def _again(self, call: Any) -> Any:
@@ -156,8 +154,8 @@ class PostgresDatabase:
         try:
             return call()
         except self._psycopg.OperationalError:
-            if self._closed or (not self._conn.closed and not self._conn.broken):
-                raise  # a store closed on purpose stays closed
+            if not self._conn.broken:
+                raise  # only a lost connection is made again: a closed store stays closed
             self._conn = self._connect()
             return call()
 

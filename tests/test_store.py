@@ -422,3 +422,22 @@ def test_closing_a_store_while_another_thread_writes_waits_for_it(store_location
     assert "closed" in str(refused[0]).lower()
     with Store(store_location) as again:  # every save that returned is there
         assert {record.id for record in again.records()} == set(saved)
+
+
+def test_a_lost_postgresql_connection_is_made_again(postgres_server):
+    """The server dropped the store's connection (a restart, an idle timeout): the next use
+    connects again, and the sessions are all there."""
+    import psycopg
+
+    from tests import postgres
+
+    url = postgres.database(postgres_server, "lost_connection")
+    with Store(url) as store:
+        store.save(_record(1))
+        with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
+            dropped = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                ("lost_connection",)).fetchall()
+        assert dropped and all(row[0] for row in dropped)
+        store.save(_record(2))
+        assert store.count() == 2
