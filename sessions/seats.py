@@ -69,9 +69,20 @@ class AgentSeats:
 
     def deadline(self, seats: Iterable[int]) -> float | None:
         """When the last of ``seats`` whose agent has a time limit must have answered
-        (``time.monotonic``; an LLM seat's ``deadline``), or None when none has one."""
-        limits = [getattr(self.by_seat[s], "deadline", None) for s in seats if s in self.by_seat]
-        known = [limit for limit in limits if isinstance(limit, float | int)]
+        (``time.monotonic``; an LLM seat's ``deadline``), or None when none has one. Pass
+        seats that are thinking: one whose agent has not begun deciding yet (its thread is
+        starting) counts its ``silence_seconds`` from now, as it cannot take longer without
+        a word from its provider."""
+        now = time.monotonic()
+        known = []
+        for seat in seats:
+            agent = self.by_seat.get(seat)
+            limit = getattr(agent, "deadline", None)
+            if limit is None:
+                quiet = getattr(agent, "silence_seconds", None)
+                limit = None if quiet is None else now + quiet
+            if isinstance(limit, float | int):
+                known.append(limit)
         return max(known) if known else None
 
     def wait(self, seats: tuple[int, ...], poll: float) -> Iterator[None]:

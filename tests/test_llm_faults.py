@@ -203,6 +203,23 @@ def test_the_time_limit_covers_the_re_asks_after_a_rejected_answer(fake):
     assert len(fake.requests) == 2
 
 
+def test_before_its_first_request_a_decision_ends_by_the_silence_limit_at_the_latest():
+    """What a page counts down from while no request is in flight yet: the silence limit,
+    not the whole move's time limit (a silent provider ends the move that soon)."""
+    import random
+    import threading
+
+    from agents.llm.calls import Caller
+
+    caller = Caller(None, Budget(turn_seconds=60.0, first_token_seconds=2.0), seat=0,
+                    emit=lambda event: None, rng=random.Random(0), cancelled=threading.Event())
+    assert 1.5 < caller.gives_up_at() - time.monotonic() <= 2.0
+    short = Caller(None, Budget(turn_seconds=60.0, first_token_seconds=2.0), seat=0,
+                   emit=lambda event: None, rng=random.Random(0), cancelled=threading.Event(),
+                   deadline=time.monotonic() + 1.0)
+    assert short.gives_up_at() - time.monotonic() <= 1.0
+
+
 def test_a_network_timeout_shorter_than_the_silence_limit_is_still_retried(fake):
     """Only silence as long as the first-token timeout ends the call at once; a network
     wait that times out sooner is a fault that may pass, retried as before."""

@@ -599,3 +599,20 @@ def test_the_status_counts_down_an_agents_time_limit(person):
     assert session.status() == "Random is thinking… 0 s (at most 30 s more)"
     agent.release.set()
     list(progress)
+
+
+def test_the_countdown_is_shown_before_a_silent_seat_has_begun_its_first_request(person):
+    """An LLM seat says nothing of its deadline until its first request is under way (its
+    thread may still be starting, or drawing the board for the prompt); the status counts
+    down from its silence limit meanwhile, not from nothing (CI once saw a bare "0 s")."""
+    agent = GateAgent()
+    agent.deadline = None
+    agent.silence_seconds = 2.0
+    session = PlaySession("tic_tac_toe", "random", person=person, seat="second", seed=1,
+                          build_agent=_gated(agent))
+    progress = session.advance(poll=0.01)
+    next(progress)
+    assert agent.started.wait(5)
+    assert session.status() == "Random is thinking… 0 s (at most 2 s more)"
+    agent.release.set()
+    list(progress)

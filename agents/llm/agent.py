@@ -140,6 +140,13 @@ class LLMAgent:
         caller = self._caller
         return None if caller is None else caller.gives_up_at()
 
+    @property
+    def silence_seconds(self) -> float:
+        """How long a decision that has not heard from the provider yet lasts at most: the
+        first-token timeout, or the move's time limit when shorter (a page counts down from
+        it while the seat is asked but has not begun its first request)."""
+        return min(self.budget.first_token_seconds, self.budget.turn_seconds)
+
     def cancel(self) -> None:
         """Stop thinking: a stream in flight is closed within a tenth of a second (a
         request still waiting for its response ends at its network timeout), and later

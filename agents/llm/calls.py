@@ -119,10 +119,13 @@ class Caller:
 
     def gives_up_at(self) -> float:
         """When this decision ends at the latest (``time.monotonic``): its deadline, or
-        sooner while every request in flight is still silent (their first-token timeout)."""
+        sooner while every request in flight is still silent (their first-token timeout) or
+        none is in flight yet (the next one's)."""
         with self._watches_lock:
+            if not self._watches:  # between requests: the next one gets the same silence limit
+                return min(self.deadline, time.monotonic() + self.budget.first_token_seconds)
             silent = [w.quiet_until for w in self._watches if not w.heard]
-            waiting = bool(self._watches) and len(silent) == len(self._watches)
+            waiting = len(silent) == len(self._watches)
         return min(self.deadline, max(silent)) if waiting else self.deadline
 
     def call(self, request: ChatRequest, *, purpose: str, stream: str, index: int

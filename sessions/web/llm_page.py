@@ -388,5 +388,10 @@ class ServerFirst:
         return getattr(self.agent, "deadline", None)
 
     @property
+    def silence_seconds(self) -> float | None:
+        """None while the offline server starts (that wait has no limit of the provider's)."""
+        return getattr(self.agent, "silence_seconds", None) if self._ready else None
+
+    @property
     def usage(self) -> Any:
         return self.agent.usage

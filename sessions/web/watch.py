@@ -307,6 +307,10 @@ class _Gate:
         """The agent's own time limit for the move it thinks about (an LLM seat's)."""
         return getattr(self.agent, "deadline", None)
 
+    @property
+    def silence_seconds(self) -> float | None:
+        return getattr(self.agent, "silence_seconds", None)
+
 
 class Hosts:
     """The watched game each browser tab started, by browser session id: closing the tab
