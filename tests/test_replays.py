@@ -58,7 +58,7 @@ def test_replay_frames_step_through_every_decision(store):
                                      or "draw" in end.caption)
     second = frame(record, 2)
     assert second.moves == session.moves()[:2]
-    assert second.caption.endswith(f"Random played {record.moves[1].label}")
+    assert second.caption.endswith(f"— Random: {record.moves[1].label}")
     with pytest.raises(IndexError, match="frames 0-"):
         frame(record, len(points))
 

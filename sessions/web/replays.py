@@ -164,7 +164,7 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
         if label == move.label:  # seen whole: mark it on the board
             last = spec.grammar.path(replay(record, upto=_node_start(record, j)), move.seat,
                                      move.action)
-        caption = f"{mover(record, move.seat, you)} played {label}"
+        caption = _line(record, move, label, you)  # as the move list says it
     elif index:
         caption = "A hidden move was made"
     if index == len(points) - 1 and record.outcome:
@@ -175,7 +175,7 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
             and not state.is_terminal():  # ended before its rules ended it: say so
         drawn = ended_banner(drawn, f"Game over: {outcome_text(record, seat)}")
     return Frame(index, len(points), drawn,
-                 text_view(record.game, state, seat), f"Step {index} of {len(points) - 1}: "
+                 text_view(record.game, state, seat), f"Step {index} of {len(points) - 1} — "
                  f"{caption}", [f"{n + 1}. {line}" for n, line in enumerate(lines)])
 
 
