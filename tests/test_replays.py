@@ -11,7 +11,7 @@ from sessions.store import Store
 from sessions.tournament import play_one
 from sessions.web.play import PlaySession
 from sessions.web.players import Person, new_player_id
-from sessions.web.replays import boundaries, frame, recent, summary_row, viewer
+from sessions.web.replays import Replaying, boundaries, frame, recent, summary_row, viewer
 from tests.conftest import GAME_IDS
 
 
@@ -30,6 +30,47 @@ def _played(store: Store, game_id: str, *, seat: str = "first", seed: int = 1,
         session.play_label(session.legal()[0].label)
         session.run_agents()
     return session
+
+
+def test_quick_presses_of_previous_each_count_and_a_stale_answer_is_not_sent(store, monkeypatch):
+    """The History tab's replay keeps its frame on the server: two presses of Previous
+    sent before the first is answered go back two frames. Answers can reach the page in any
+    order, so an answer overtaken by a newer press sends nothing, and a page left showing
+    another frame is sent the current one."""
+    record = store.get(_played(store, "tic_tac_toe").id)
+    opened = Replaying(record, viewer(record))
+    assert opened.index == 1 and opened.last == len(boundaries(record)) - 1
+    assert opened.step(1).index == 2
+    assert opened.step(-1).index == 1 and opened.step(-1).index == 0
+    assert opened.step(-1).index == 0  # the start stays the start
+    assert opened.go(99).index == opened.last
+    assert opened.catch_up(opened.last) is None  # the page shows it already
+    again = opened.catch_up(1)
+    assert again.index == opened.last and again.caption == frame(record, -1).caption
+
+    import threading
+
+    from sessions.web import replays
+
+    drawing, overtaken = threading.Event(), threading.Event()
+    answers = {}
+
+    def slow_first(*args, **kwargs):  # the first press is still drawing when the second comes
+        if not drawing.is_set():
+            drawing.set()
+            assert overtaken.wait(5)
+        return frame(*args, **kwargs)
+
+    opened.go(0)
+    monkeypatch.setattr(replays, "frame", slow_first)
+    first = threading.Thread(target=lambda: answers.setdefault("first", opened.step(1)))
+    first.start()
+    assert drawing.wait(5)
+    answers["second"] = opened.step(1)
+    overtaken.set()
+    first.join(5)
+    assert answers["first"] is None  # overtaken: the page gets the second's frame only
+    assert answers["second"].index == opened.index == 2
 
 
 def test_recent_lists_this_players_sessions_newest_first(store):

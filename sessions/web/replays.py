@@ -9,6 +9,8 @@ follow a decision (a die roll, a deal) belong to its frame.
 from __future__ import annotations
 
 import datetime
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -177,6 +179,48 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
     return Frame(index, len(points), drawn,
                  text_view(record.game, state, seat), f"Step {index} of {len(points) - 1} — "
                  f"{caption}", [f"{n + 1}. {line}" for n, line in enumerate(lines)])
+
+
+class Replaying:
+    """A replay open in one browser tab: the record, the seat it is seen from and the frame
+    shown. The frame is kept here, on the server, so that each of several quick presses of
+    Previous or Next counts: a press reads where the last one left off, not the slider's
+    value as the page had it when the press was sent. Presses may be answered in parallel
+    and reach the page in any order, so an answer overtaken by a newer press is ``None``
+    (send nothing), and :meth:`catch_up` gives the frame again to a page that shows another."""
+
+    def __init__(self, record: MatchRecord, seat: int) -> None:
+        self.record = record
+        self.seat = seat
+        self.last = len(boundaries(record)) - 1
+        self.index = min(1, self.last)  # the first move (the start, if nothing was played)
+        self._asked = 0
+        self._lock = threading.Lock()
+
+    def go(self, index: int) -> Frame | None:
+        """Show frame ``index`` (clamped to the replay's frames)."""
+        return self._move(lambda _: int(index))
+
+    def step(self, delta: int) -> Frame | None:
+        """Show the frame ``delta`` frames on from the one shown."""
+        return self._move(lambda now: now + delta)
+
+    def catch_up(self, shown: float | None) -> Frame | None:
+        """The frame to show again when the page shows frame ``shown`` and it is not the
+        current one; None when the page is up to date."""
+        with self._lock:
+            if shown is not None and int(shown) == self.index:
+                return None
+        return self._move(lambda now: now)
+
+    def _move(self, where: Callable[[int], int]) -> Frame | None:
+        with self._lock:
+            self._asked += 1
+            ticket = self._asked
+            self.index = index = max(0, min(where(self.index), self.last))
+        shown = frame(self.record, index, seat=self.seat)  # drawn while others may press
+        with self._lock:
+            return shown if ticket == self._asked else None
 
 
 def _node_start(record: MatchRecord, j: int) -> int:

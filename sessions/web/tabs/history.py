@@ -29,33 +29,44 @@ def history_rows(scope: str, abandoned: bool, profile: dict) -> tuple[list[list[
 def open_replay(profile: dict, evt: gr.SelectData) -> tuple[Any, ...]:
     """Open the chosen session at its first move (the start, when nothing was played)."""
     record = store().get(str(evt.row_value[-1]))
-    seat = replays.viewer(record, players.profile_person(profile).player_id)
-    last = len(replays.boundaries(record)) - 1
-    first = min(1, last)
-    return ((record, seat), gr.update(maximum=max(last, 1), value=first, visible=last > 0),
-            *replay_frame((record, seat), first))
+    opened = replays.Replaying(record, replays.viewer(record,
+                                                      players.profile_person(profile).player_id))
+    return (opened, *_shown(opened.go(opened.index), opened.last))
 
 
-def replay_frame(chosen: tuple | None, index: float | None) -> tuple[Any, ...]:
-    if not chosen:
-        return None, "<div>Pick a session in the table.</div>", ""
-    last = len(replays.boundaries(chosen[0])) - 1
-    f = replays.frame(chosen[0], max(0, min(int(index or 0), last)), seat=chosen[1])
-    return f.image, f"<div class='arena-status'>{escape(f.caption)}</div>", "\n".join(f.moves)
+def _shown(f: replays.Frame | None, last: int) -> tuple[Any, ...]:
+    """The slider, image, caption and move list of frame ``f`` (nothing when None: a newer
+    press has the page's next frame)."""
+    if f is None:
+        return gr.skip(), gr.skip(), gr.skip(), gr.skip()
+    slider = gr.update(maximum=max(last, 1), value=f.index, visible=last > 0)
+    return (slider, f.image, f"<div class='arena-status'>{escape(f.caption)}</div>",
+            "\n".join(f.moves))
 
 
-def step(index: float | None, chosen: tuple | None, delta: int) -> int:
-    """The slider's next value: ``delta`` frames on, within the replay."""
-    count = len(replays.boundaries(chosen[0])) if chosen else 1
-    return max(0, min(count - 1, int(index or 0) + delta))
+def _nothing() -> tuple[Any, ...]:
+    return gr.update(), None, "<div>Pick a session in the table.</div>", ""
 
 
-def step_back(index: float | None, chosen: tuple | None) -> int:
-    return step(index, chosen, -1)
+def replay_frame(opened: replays.Replaying | None, index: float | None) -> tuple[Any, ...]:
+    """The frame a person dragged the slider to."""
+    if opened is None:
+        return _nothing()
+    return _shown(opened.go(int(index or 0)), opened.last)
 
 
-def step_forward(index: float | None, chosen: tuple | None) -> int:
-    return step(index, chosen, 1)
+def step_back(opened: replays.Replaying | None) -> tuple[Any, ...]:
+    return _nothing() if opened is None else _shown(opened.step(-1), opened.last)
+
+
+def step_forward(opened: replays.Replaying | None) -> tuple[Any, ...]:
+    return _nothing() if opened is None else _shown(opened.step(1), opened.last)
+
+
+def catch_up(opened: replays.Replaying | None, shown: float | None) -> tuple[Any, ...]:
+    """After each press: the current frame again if the page shows another (answers to
+    quick presses can arrive out of order)."""
+    return _shown(None, 0) if opened is None else _shown(opened.catch_up(shown), opened.last)
 
 
 def build_history(profile: gr.BrowserState) -> gr.Tab:
@@ -86,8 +97,13 @@ def build_history(profile: gr.BrowserState) -> gr.Tab:
     private: dict[str, Any] = {"api_visibility": "private"}
     for trigger in (tab.select, refresh.click, scope.change, abandoned.change):
         trigger(history_rows, [scope, abandoned, profile], [table, count], **private)
-    table.select(open_replay, profile, [chosen, slider, image, caption, moves], **private)
-    slider.change(replay_frame, [chosen, slider], [image, caption, moves], **private)
-    back.click(step_back, [slider, chosen], slider, trigger_mode="multiple", **private)
-    forward.click(step_forward, [slider, chosen], slider, trigger_mode="multiple", **private)
+    shown = [slider, image, caption, moves]
+    table.select(open_replay, profile, [chosen, *shown], **private)
+    # the frame shown is kept on the server (replays.Replaying): each quick press counts
+    slider.input(replay_frame, [chosen, slider], shown, trigger_mode="always_last", **private
+                 ).then(catch_up, [chosen, slider], shown, trigger_mode="always_last", **private)
+    for button, pressed in ((back, step_back), (forward, step_forward)):
+        button.click(pressed, chosen, shown, trigger_mode="multiple", **private
+                     ).then(catch_up, [chosen, slider], shown, trigger_mode="always_last",
+                            **private)
     return tab
