@@ -51,7 +51,7 @@ def test_429_waits_as_long_as_retry_after_says(fake, spec):
     decision, _, events = act(fake, spec)
     assert decision.proposal.text == "C2R2" and decision.failure is None
     gap = fake.requests[1].at - fake.requests[0].at
-    assert 0.6 <= gap < 1.2
+    assert 0.6 <= gap < 1.6  # what Retry-After says, not a backoff of its own on top
     [call] = decision.meta["llm"]["calls"]
     assert call["faults"][0]["reason"] == "api_error"
     assert "HTTP 429" in call["faults"][0]["detail"] and call["faults"][0]["wait"] == 0.6
