@@ -234,7 +234,7 @@ def narrow_layout(seat: int, order: tuple[int, ...], stacks: Seen,
     its height grows with the stacks and the hand."""
     left, right = N_MARGIN, N_WIDTH - N_MARGIN - N_HALF
     sides = {1 - seat: left, seat: right}  # the other seat's cards on the left
-    y = N_INFO[1] + 6
+    y: float = N_INFO[1] + 6
     rows: dict[int, Box] = {}
     bands: dict[int, Box] = {}
     boxes: dict[tuple[int, int], list[Box]] = {}
@@ -257,23 +257,23 @@ def narrow_layout(seat: int, order: tuple[int, ...], stacks: Seen,
         y += N_ROW_GAP
     decide = (N_MARGIN, y, N_WIDTH - N_MARGIN, y + N_DECIDE_TEXT)
     y += N_DECIDE_TEXT
-    buttons = {"withdraw": (left, y, left + N_HALF, y + N_BUTTON),
-               "skip": (right, y, right + N_HALF, y + N_BUTTON)}
+    buttons: dict[str, Box] = {"withdraw": (left, y, left + N_HALF, y + N_BUTTON),
+                               "skip": (right, y, right + N_HALF, y + N_BUTTON)}
     y += N_BUTTON + N_ROW_GAP
     lines = math.ceil(len(hand) / 2)
     hand_area = (0, y, N_WIDTH, y + 30 + lines * (N_HAND_H + N_GAP))
-    hand_boxes = []
+    hand_boxes: list[Box] = []
     for slot in range(len(hand)):
         x = left if slot % 2 == 0 else right
         top = y + 30 + (slot // 2) * (N_HAND_H + N_GAP)
         hand_boxes.append((x, top, x + N_HALF, top + N_HAND_H))
-    y = int(hand_area[3]) + 4
+    bottom = math.ceil(hand_area[3]) + 4
     spots += [(box, CARDS[held].name) for box, held in zip(hand_boxes, hand, strict=True)]
     if order:
         for theater in order:
             spots.append((bands[theater], THEATERS[theater]))
         spots += [(box, name) for name, box in zones.items()]
     spots += [(box, name) for name, box in buttons.items()]
-    return Narrow(height=y + N_LOG, rows=rows, bands=bands, stacks=boxes, zones=zones,
+    return Narrow(height=bottom + N_LOG, rows=rows, bands=bands, stacks=boxes, zones=zones,
                   decide=decide, buttons=buttons, hand_area=hand_area, hand=hand_boxes,
-                  log=(0, y, N_WIDTH, y + N_LOG), spots=tuple(spots))
+                  log=(0, bottom, N_WIDTH, bottom + N_LOG), spots=tuple(spots))
