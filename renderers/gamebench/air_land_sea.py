@@ -65,10 +65,12 @@ from renderers.gamebench.air_land_sea_layout import (
     spots,
     stack_boxes,
 )
+from renderers.gamebench.air_land_sea_layout import N_WIDTH as N_WIDTH  # a phone's width,
 from renderers.gamebench.air_land_sea_layout import Seen as Seen  # the renderer's contract:
 from renderers.gamebench.air_land_sea_layout import centres as centres  # clicks by target,
 from renderers.gamebench.air_land_sea_layout import hit_test as hit_test  # target by pixel,
 from renderers.gamebench.air_land_sea_layout import layout as layout  # targets by what is seen
+from renderers.gamebench.air_land_sea_layout import narrow_layout as narrow_layout  # its targets
 from renderers.gamebench.air_land_sea_narrow import narrow_image
 from renderers.gamebench.air_land_sea_text import text  # noqa: F401  (the text view)
 
