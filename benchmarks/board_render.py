@@ -1,5 +1,5 @@
 """Board image render times: Hive at 10, 22, 40 and 80 tiles, Santorini, and Air, Land &
-Sea's table. Target: 50 ms.
+Sea's table (also laid out for a phone). Target: 50 ms.
 
 Real Hive has at most 22 tiles (28 with every expansion), so the 10- and 22-tile boards
 come from seeded random games and the 40- and 80-tile boards are made up, to show the
@@ -140,6 +140,10 @@ def main() -> None:
         rows.append((f"air_land_sea, {cards} cards, a card selected",
                      timed(lambda s=state, p=seat, a=move.path[:1], b=tuple(lit):
                            als_view.image(s, p, selection=a, targets=b),
+                           args.repeat, cold=False)))
+        rows.append((f"air_land_sea, {cards} cards, a card selected, phone layout",
+                     timed(lambda s=state, p=seat, a=move.path[:1], b=tuple(lit):
+                           als_view.image(s, p, selection=a, targets=b, narrow=True),
                            args.repeat, cold=False)))
         rows.append((f"air_land_sea, {cards} cards, text view",
                      timed(lambda s=state, p=seat: als_view.text(s, p), args.repeat,

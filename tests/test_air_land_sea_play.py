@@ -1,17 +1,23 @@
-"""Air, Land & Sea on the Play tab without a browser: a whole war by clicks against random,
-what a selected hand card lights, the buttons drawn on the table, and what the page shows of
-the other seat."""
+"""Air, Land & Sea on the Play tab without a browser: a whole war by clicks against random
+(also on the table drawn for a phone), what a selected hand card lights, the buttons drawn on
+the table, what the page shows of the other seat, and the phone layout: every legal move is
+reached by tapping its targets, each big enough for a finger."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from games.actions import legal_moves
 from games.gamebench.air_land_sea_cards import CARDS, THEATERS, decode
-from renderers import drawing
+from games.registry import get
+from renderers import click_target, drawing, image_view
 from renderers.gamebench import air_land_sea as view
 from sessions.web.play import PlaySession
 from sessions.web.players import Person, new_player_id
+from tests.conftest import acting_players, random_states
+
+SPEC = get("air_land_sea")
 
 
 @pytest.fixture
@@ -20,13 +26,15 @@ def person():
 
 
 def _click(session: PlaySession, target: str) -> str:
-    spots = view.centres(session.match.state, session.human)
+    spots = view.centres(session.match.state, session.human, narrow=session.narrow)
     return session.click(*spots[target])
 
 
-@pytest.mark.parametrize("seat,seed", [("first", 1), ("second", 2)])
-def test_a_whole_war_is_played_by_clicking_the_table(person, seat, seed):
+@pytest.mark.parametrize("seat,seed,narrow", [("first", 1, False), ("second", 2, False),
+                                              ("second", 5, True)])
+def test_a_whole_war_is_played_by_clicking_the_table(person, seat, seed, narrow):
     session = PlaySession("air_land_sea", "random", person=person, seat=seat, seed=seed)
+    session.narrow = narrow  # a phone: the page draws and hit-tests the narrow table
     rng = np.random.default_rng(seed)
     played = 0
     session.run_agents()
@@ -49,8 +57,10 @@ def test_a_whole_war_is_played_by_clicking_the_table(person, seat, seed):
     assert sum(share) == pytest.approx(1.0)
 
 
-def test_a_selected_card_lights_where_it_may_go(person):
+@pytest.mark.parametrize("narrow", [False, True])
+def test_a_selected_card_lights_where_it_may_go(person, narrow):
     session = PlaySession("air_land_sea", "random", person=person, seat="first", seed=3)
+    session.narrow = narrow
     session.run_agents()
     state = session.match.state
     card = state.hands[session.human][0]
@@ -62,7 +72,8 @@ def test_a_selected_card_lights_where_it_may_go(person):
     image = session.screen().image
     lit = drawing.TARGET
     for target in session.targets:
-        x0, y0, x1, _ = next(box for box, spot in view.spots(state, session.human)
+        x0, y0, x1, _ = next(box for box, spot in view.spots(state, session.human,
+                                                             narrow=narrow)
                              if spot == target)
         assert image.getpixel((int((x0 + x1) / 2), int(y0) + 5)) == lit, target
     assert _click(session, name) == "Selection cleared."
@@ -94,3 +105,50 @@ def test_the_page_lists_the_opponents_play_as_the_rules_tell_it_and_no_deal(pers
     for card in other_hand:
         assert CARDS[card].name not in screen.text
         assert all(CARDS[card].name not in label for label in screen.buttons + screen.menu)
+
+
+# --- the table on a phone ----------------------------------------------------------------------
+
+FINGER = 28
+"""The least width and height (image pixels, about CSS pixels at 390) of a tap target."""
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_on_a_phone_every_legal_move_is_reached_by_tapping_the_narrow_table(seed):
+    phases = set()
+    for state in random_states(SPEC, seed)[::2]:
+        for seat in (acting_players(state) or [0]):
+            narrow = image_view(SPEC.id, state, seat, narrow=True)
+            wide = image_view(SPEC.id, state, seat)
+            assert narrow.height > narrow.width and narrow.width < wide.width
+            spots = view.spots(state, seat, narrow=True)
+            assert sorted(n for _, n in spots) == sorted(n for _, n in view.spots(state, seat))
+            for target, (x, y) in view.centres(state, seat, narrow=True).items():
+                assert 0 <= x < narrow.width and 0 <= y < narrow.height, target
+                assert view.hit_test(state, seat, x, y, narrow=True) == target
+                assert click_target(SPEC.id, state, seat, int(x), int(y), narrow=True) == target
+            sizes = {name: (x1 - x0, y1 - y0) for (x0, y0, x1, y1), name in spots}
+            if not acting_players(state):
+                continue
+            phases.add(state.phase)
+            for move in legal_moves(SPEC, state, seat):
+                for step in move.path:  # every click of every legal move: a big target
+                    assert min(sizes[step]) >= FINGER, (move.label, step, sizes[step])
+    assert {"main", "flip"} <= phases
+
+
+def test_on_a_phone_every_ability_is_decided_by_tapping_the_narrow_table():
+    """Every kind of decision (the ability sub-decisions too), over many random wars: each
+    legal move's clicks hit-test back to themselves in the narrow layout."""
+    seen = set()
+    for seed in range(12):
+        for state in random_states(SPEC, 100 + seed):
+            if state.is_chance_node() or state.is_terminal() or state.phase == "main":
+                continue
+            seat = state.current_player()
+            seen.add(state.phase)
+            centres = view.centres(state, seat, narrow=True)
+            for move in legal_moves(SPEC, state, seat):
+                for step in move.path:
+                    assert view.hit_test(state, seat, *centres[step], narrow=True) == step
+    assert seen == {"flip", "transport", "redeploy", "redeploy_play", "reinforce"}

@@ -18,7 +18,7 @@ from games.actions import ActionId, legal_moves
 from games.gamebench.air_land_sea_cards import CARDS
 from games.gamebench.air_land_sea_rules import AirLandSeaState
 from games.registry import get
-from renderers import image_view, text_view
+from renderers import drawing, image_view, text_view
 from renderers.gamebench import air_land_sea as view
 from sessions.match import Match
 from sessions.record import SeatRecord
@@ -40,9 +40,11 @@ def _seen_by(state: AirLandSeaState, seat: int) -> dict[str, object]:
     shown: dict[str, object] = {
         "text": text_view(SPEC.id, state, seat),
         "image": image_view(SPEC.id, state, seat),
+        "phone image": image_view(SPEC.id, state, seat, narrow=True),
         "information": state.information_state_string(seat),
         "observation": state.observation_string(seat),
         "targets": view.centres(state, seat),
+        "phone targets": view.centres(state, seat, narrow=True),
     }
     if state.current_player() == seat:
         shown["moves"] = [(m.label, m.path) for m in legal_moves(SPEC, state, seat)]
@@ -87,6 +89,7 @@ def test_a_seat_sees_the_same_whatever_the_cards_it_cannot_see(seed):
                 continue
             mine, theirs = _seen_by(state, seat), _seen_by(twin, seat)
             assert _same(mine.pop("image"), theirs.pop("image"))
+            assert _same(mine.pop("phone image"), theirs.pop("phone image"))
             assert mine == theirs
             other = 1 - seat  # and the swap was real: the other seat sees it
             assert text_view(SPEC.id, state, other) != text_view(SPEC.id, twin, other)
@@ -109,6 +112,48 @@ def test_a_seat_text_never_names_a_card_of_the_deck_or_an_unrevealed_card(seed):
                        if not state.known[seat][c]]
             for card in secret:
                 assert not re.search(rf"\b{CARDS[card].name}\b", text), (seat, CARDS[card].name)
+
+
+def _secrets(state: AirLandSeaState, seat: int) -> list[str]:
+    """The names of the cards ``seat`` may not know: the deck, the other hand (less the
+    cards the public log names), the other side's face-down cards it never saw."""
+    public = " ".join(state.log)
+    other = 1 - seat
+    secret = list(state.pool) + [c for c in state.hands[other] if CARDS[c].name not in public]
+    secret += [c for t in range(3) for c in state.stacks[other][t] if not state.known[seat][c]]
+    return [CARDS[c].name for c in secret]
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_a_seat_image_never_writes_a_card_it_may_not_know(monkeypatch, narrow):
+    """Every word drawn on the table (wide, and laid out for a phone) is recorded: none names
+    a card of the deck, of the other hand or a face-down card the seat never saw."""
+    written: list[str] = []
+    draw = drawing.Canvas.text
+
+    def text(canvas, xy, words, **style):
+        written.append(words)
+        draw(canvas, xy, words, **style)
+
+    monkeypatch.setattr(drawing.Canvas, "text", text)
+    checked = 0
+    for seed in (5, 6):
+        for state in random_states(SPEC, seed)[::2]:
+            if state.is_chance_node() or state.is_terminal():
+                continue
+            drawn = []
+            for seat in (RED, BLUE):
+                written.clear()
+                image_view(SPEC.id, state, seat, narrow=narrow)
+                drawn.append("\n".join(written))
+            for seat in (RED, BLUE):
+                for name in _secrets(state, seat):
+                    assert not re.search(rf"\b{name}\b", drawn[seat]), (seat, name)
+                hand = [CARDS[c].name for c in state.hands[1 - seat]]
+                if hand:  # and the other seat's image does write its own hand
+                    assert any(re.search(rf"\b{name}\b", drawn[1 - seat]) for name in hand)
+                    checked += 1
+    assert checked > 20
 
 
 def test_the_owner_sees_its_face_down_card_and_the_opponent_sees_a_back():
@@ -144,6 +189,8 @@ def test_reinforces_drawn_card_is_seen_by_the_drawer_only():
     twin.held = SUPER_BATTLESHIP
     twin.known[RED][SUPER_BATTLESHIP], twin.known[RED][HEAVY_BOMBERS] = True, False
     assert _same(image_view(SPEC.id, state, BLUE), image_view(SPEC.id, twin, BLUE))
+    assert _same(image_view(SPEC.id, state, BLUE, narrow=True),
+                 image_view(SPEC.id, twin, BLUE, narrow=True))
 
 
 def test_the_move_list_shows_a_seat_the_other_seats_moves_as_the_rules_tell_them():

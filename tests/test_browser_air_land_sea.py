@@ -1,5 +1,6 @@
 """Air, Land & Sea in a real browser (Playwright + Debian chromium): a whole war against
-random, played by clicking the table image like a person.
+random, played by clicking the table image like a person, and the start of one on a phone
+(390 px), tapping the table drawn for narrow screens.
 
 The test knows only what the page shows the person: it reads the table off "Board as text"
 (hand, theaters, stacks) to find where things are drawn, and the move buttons when an ability
@@ -16,6 +17,7 @@ import pytest
 from games.gamebench.air_land_sea_cards import BY_NAME, SEATS, THEATERS
 from renderers.gamebench import air_land_sea as view
 from tests.app_server import running_app
+from tests.conftest import WAIT
 from tests.test_browser import _answer_consent, _click_pixel, _expect, _moves, _shot, _start
 
 pytestmark = pytest.mark.browser
@@ -111,18 +113,40 @@ def _my_move(page, rng) -> tuple[str, ...]:
     return (name, f"{THEATERS[int(rng.integers(3))]} face-down")
 
 
-def _click_target(page, target: str) -> None:
+def _click_target(page, target: str, *, narrow: bool = False) -> None:
     """Click ``target`` where the table shows it (scrolled into view first, as a person
     would: the table is taller than the part of the page under the fold), and wait for the
-    page to answer."""
+    page to answer; ``narrow``: tap it on the table drawn for a phone."""
     seat, order, stacks, hand = seen_table(_board_text(page))
-    boxes = {name: box for box, name in view.layout(seat, order, stacks, hand)}
-    x0, y0, x1, y1 = boxes[target]
-    page.locator("#board img").evaluate("img => img.scrollIntoView({block: 'start'})")
+    if narrow:
+        spots = view.narrow_layout(seat, order, stacks, hand).spots
+    else:
+        spots = view.layout(seat, order, stacks, hand)
+    x0, y0, x1, y1 = {name: box for box, name in spots}[target]
+    if narrow:  # the phone's table is taller than the screen: the target to its middle
+        page.locator("#board img").evaluate(
+            """(img, y) => {
+                const box = img.getBoundingClientRect();
+                const scale = box.width / img.naturalWidth;
+                window.scrollBy(0, box.top + y * scale - window.innerHeight / 2);
+            }""", (y0 + y1) / 2)
+    else:
+        page.locator("#board img").evaluate("img => img.scrollIntoView({block: 'start'})")
     notice = page.locator("#notice")
     before = notice.inner_text()
-    _click_pixel(page, (x0 + x1) / 2, (y0 + y1) / 2)
+    _click_pixel(page, (x0 + x1) / 2, (y0 + y1) / 2, tap=narrow)
     _expect()(notice).not_to_have_text(before)
+
+
+def _listed(page, before: int) -> None:
+    """Wait until the person's move is listed next, numbered after the ``before`` moves listed
+    so far (the opponent's as the rules tell them: "play a card face-down to Air"); when the
+    war ends every move is listed whole and numbered anew."""
+    page.wait_for_function(
+        """n => new RegExp(`(^|\\n)${n}\\. You: `).test(
+                   document.querySelector('#moves textarea').value)
+               || document.querySelector('#status').innerText.includes('Game over')""",
+        arg=before + 1, timeout=10_000)
 
 
 def test_a_whole_war_by_clicking_the_table(page, app):
@@ -132,7 +156,7 @@ def test_a_whole_war_by_clicking_the_table(page, app):
     rng = np.random.default_rng(11)
     status = page.locator("#status")
     played = 0
-    shots = {"selected": False, "phone": False}
+    shots = {"selected": False, "table": False}
     while True:
         _expect()(status).to_contain_text(re.compile("Your turn|Game over"), timeout=30_000)
         if "Game over" in status.inner_text():
@@ -146,23 +170,12 @@ def test_a_whole_war_by_clicking_the_table(page, app):
                 if not shots["selected"] and played >= 2:
                     _shot(page, "play-air-land-sea-selected")
                     shots["selected"] = True
-        # the person's move is listed next, numbered after every move listed so far (the
-        # opponent's as the rules tell them: "play a card face-down to Air"); when the war
-        # ends every move is listed whole and numbered anew
-        page.wait_for_function(
-            """n => new RegExp(`(^|\\n)${n}\\. You: `).test(
-                       document.querySelector('#moves textarea').value)
-                   || document.querySelector('#status').innerText.includes('Game over')""",
-            arg=before + 1, timeout=10_000)
+        _listed(page, before)
         played += 1
-        if played == 6 and not shots["phone"]:
+        if played == 6 and not shots["table"]:
             _expect()(status).to_contain_text(re.compile("Your turn|Game over"), timeout=30_000)
             _shot(page, "play-air-land-sea")
-            page.set_viewport_size({"width": 390, "height": 844})
-            page.wait_for_timeout(400)
-            _shot(page, "play-air-land-sea-phone")
-            page.set_viewport_size({"width": 1280, "height": 1100})
-            shots["phone"] = True
+            shots["table"] = True
         assert played < 200
     assert played > 5
     text = status.inner_text()
@@ -171,3 +184,44 @@ def test_a_whole_war_by_clicking_the_table(page, app):
     own = [line for line in _moves(page) if ": You: " in line or re.match(r"\d+\. You: ", line)]
     assert len(own) == played
     _shot(page, "play-air-land-sea-over")
+
+
+@pytest.fixture
+def phone(browser, app):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    tab = context.new_page()
+    tab.set_default_timeout(WAIT)
+    tab.goto(app.url)
+    yield tab
+    context.close()
+
+
+def test_on_a_phone_the_table_is_drawn_for_it_and_played_by_tapping(phone):
+    _answer_consent(phone, name="Thumbs")
+    _start(phone, GAME, seat="second")
+    board = phone.locator("#board img")
+    shown = board.bounding_box()
+    natural = board.evaluate("img => [img.naturalWidth, img.naturalHeight]")
+    assert natural[0] == view.N_WIDTH and natural[1] > natural[0]  # the phone's layout
+    assert shown["width"] >= 0.9 * 390 and shown["width"] <= natural[0]  # fills the width
+    phone.get_by_text("Board as text").click()
+    rng = np.random.default_rng(5)
+    status = phone.locator("#status")
+    played = 0
+    while played < 4:
+        _expect()(status).to_contain_text(re.compile("Your turn|Game over"), timeout=30_000)
+        if "Game over" in status.inner_text():
+            break
+        before = len(_moves(phone))
+        path = _my_move(phone, rng)
+        for i, target in enumerate(path):
+            _click_target(phone, target, narrow=True)
+            if i < len(path) - 1:
+                _expect()(phone.locator("#notice")).to_contain_text(f"{target} selected")
+        _listed(phone, before)
+        played += 1
+    _expect()(status).to_contain_text(re.compile("Your turn|Game over"), timeout=30_000)
+    own = [line for line in _moves(phone) if re.match(r"\d+\. You: ", line)]
+    assert played >= 2 and len(own) == played
+    phone.evaluate("() => window.scrollTo(0, 0)")
+    _shot(phone, "play-air-land-sea-phone")

@@ -17,7 +17,6 @@ ever on the image.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import pyspiel
@@ -32,18 +31,22 @@ from games.gamebench.air_land_sea_cards import (
     withdrawal_points,
 )
 from games.gamebench.air_land_sea_rules import AirLandSeaState
-from games.gamebench.air_land_sea_view import (
-    SeatTable,
-    TableCard,
-    click_path,
-    decision,
-    seat_table,
-    zone,
-)
+from games.gamebench.air_land_sea_view import SeatTable, decision, seat_table, zone
 from renderers import drawing as d
+from renderers.gamebench.air_land_sea_draw import (
+    BACK,
+    BACK_INK,
+    BUTTON,
+    OFF,
+    PALE,
+    TYPE_COLOURS,
+    marks,
+    status,
+    table_card,
+    wrapped,
+)
 from renderers.gamebench.air_land_sea_layout import (
     BUTTONS,
-    CARD_W,
     DECIDE,
     GAP,
     HAND,
@@ -62,57 +65,45 @@ from renderers.gamebench.air_land_sea_layout import (
     spots,
     stack_boxes,
 )
+from renderers.gamebench.air_land_sea_layout import N_WIDTH as N_WIDTH  # a phone's width,
 from renderers.gamebench.air_land_sea_layout import Seen as Seen  # the renderer's contract:
 from renderers.gamebench.air_land_sea_layout import centres as centres  # clicks by target,
 from renderers.gamebench.air_land_sea_layout import hit_test as hit_test  # target by pixel,
 from renderers.gamebench.air_land_sea_layout import layout as layout  # targets by what is seen
+from renderers.gamebench.air_land_sea_layout import narrow_layout as narrow_layout  # its targets
+from renderers.gamebench.air_land_sea_narrow import narrow_image
 from renderers.gamebench.air_land_sea_text import text  # noqa: F401  (the text view)
 
-TYPE_COLOURS: tuple[d.Colour, d.Colour, d.Colour] = ((104, 112, 124), (74, 128, 62),
-                                                     (38, 104, 160))
-BACK: d.Colour = (44, 48, 54)
-BACK_INK: d.Colour = (214, 218, 224)
-PALE: d.Colour = (236, 233, 226)
-BUTTON: d.Colour = (52, 58, 64)
-OFF: d.Colour = (190, 194, 199)
+NARROW = True
+"""``image``, ``hit_test`` and ``centres`` take ``narrow=True``: the theaters as full-width
+rows one under another, the hand as a grid of two columns (``air_land_sea_narrow``)."""
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-    """The table as ``seat`` sees it. Without a selection, the first clicks of the seat's
-    legal moves are outlined; ``targets`` (what may come next) are lit green."""
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          narrow: bool = False) -> Image.Image:
+    """The table as ``seat`` sees it (``narrow``: laid out for a phone held upright). Without
+    a selection, the first clicks of the seat's legal moves are outlined; ``targets`` (what
+    may come next) are lit green."""
     assert isinstance(state, AirLandSeaState)
+    if narrow:
+        return narrow_image(state, seat, selection=selection, targets=targets, last=last)
     table = seat_table(state, seat)
     canvas = d.Canvas(WIDTH, HEIGHT, background=PALE)
     legal = state.legal_actions(seat) if not state.is_terminal() else []
-    d.header(canvas, f"Air, Land & Sea · you are {SEATS[seat]}", _status(state, table),
+    d.header(canvas, f"Air, Land & Sea · you are {SEATS[seat]}", status(state, table),
              colour=d.PLAYER[seat])
     _info(canvas, table)
     _opponent(canvas, table)
-    marks = {name: d.SELECTED for name in selection}
-    if not selection:
-        for action in legal:
-            marks.setdefault(click_path(state, seat, action)[0], d.TARGET)
-    for name in targets:
-        marks[name] = d.TARGET
-    for name in last or ():
-        marks.setdefault(name, d.LAST)
+    marked = marks(state, seat, legal, selection, targets, last)
     boxes = {name: box for box, name in spots(state, seat)}
-    _stacks(canvas, table, marks)
-    _boards(canvas, table, marks)
-    _zones(canvas, table, boxes, marks)
-    _decide(canvas, table, WITHDRAW in legal, SKIP in legal, marks)
-    _hand(canvas, table, boxes, marks)
+    _stacks(canvas, table, marked)
+    _boards(canvas, table, marked)
+    _zones(canvas, table, boxes, marked)
+    _decide(canvas, table, WITHDRAW in legal, SKIP in legal, marked)
+    _hand(canvas, table, boxes, marked)
     _log(canvas, table)
     return canvas.finish()
-
-
-def _status(state: AirLandSeaState, table: SeatTable) -> str:
-    if table.over:
-        return "Game over: you won" if table.winner == table.seat else "Game over: you lost"
-    if state.is_chance_node():
-        return "Dealing"
-    return "Your turn" if table.actor == table.seat else f"{SEATS[table.actor]} to move"
 
 
 def _info(canvas: d.Canvas, table: SeatTable) -> None:
@@ -155,74 +146,8 @@ def _stacks(canvas: d.Canvas, table: SeatTable, marks: dict[str, d.Colour]) -> N
             for i, (box, card) in enumerate(zip(drawn, cards, strict=True)):
                 name = (CARDS[card.card].name if card.card is not None
                         else f"{SEATS[owner]}'s face-down card ({THEATERS[theater]})")
-                _table_card(canvas, box, card, owner, strip_at_top=ours,
-                            covered=i < len(cards) - 1, mark=marks.get(name))
-
-
-def _table_card(canvas: d.Canvas, box: Box, card: TableCard, owner: int, *,
-                strip_at_top: bool, covered: bool, mark: d.Colour | None) -> None:
-    x0, y0, x1, y1 = box
-    strip = (y0, y0 + 26) if strip_at_top else (y1 - 26, y1)
-    outline = mark or (d.PLAYER[owner])
-    width = 3.5 if mark else 1.5
-    if not card.face_up:
-        canvas.rect(box, fill=BACK, outline=outline, width=width, radius=7)
-        tag = ("face-down " + CARDS[card.card].name) if card.card is not None else "face-down"
-        canvas.text((x0 + 10, sum(strip) / 2), str(card.strength), size=19, bold=True,
-                    fill=(255, 255, 255), anchor="lm")
-        canvas.text((x0 + 34, sum(strip) / 2), canvas.fit(tag, CARD_W - 44, size=14), size=14,
-                    fill=BACK_INK, anchor="lm")
-        if not covered:
-            mid = (y0 + 26 + y1) / 2 if strip_at_top else (y0 + y1 - 26) / 2
-            canvas.text(((x0 + x1) / 2, mid), "AIR LAND & SEA", size=12, bold=True,
-                        fill=(120, 126, 134), anchor="mm")
-        return
-    face = CARDS[card.card] if card.card is not None else None
-    assert face is not None
-    colour = TYPE_COLOURS[face.theater]
-    canvas.rect(box, fill=d.CARD, outline=outline, width=width, radius=7)
-    canvas.rect((x0 + 1, strip[0], x1 - 1, strip[1]), fill=colour, radius=6)
-    canvas.text((x0 + 10, sum(strip) / 2), str(face.strength), size=19, bold=True,
-                fill=(255, 255, 255), anchor="lm")
-    kind = {"instant": "⚡", "ongoing": "∞"}.get(face.kind, "")
-    canvas.text((x0 + 32, sum(strip) / 2), canvas.fit(f"{face.name} {kind}".strip(), 150,
-                                                      size=14, bold=True),
-                size=14, bold=True, fill=(255, 255, 255), anchor="lm")
-    if card.strength != face.strength:
-        canvas.text((x1 - 8, sum(strip) / 2), f"={card.strength}", size=13, bold=True,
-                    fill=(255, 236, 150), anchor="rm")
-    if not covered and face.text:
-        top = y0 + 30 if strip_at_top else y0 + 5
-        _wrapped(canvas, face.text, (x0 + 8, top, x1 - 8, top + 58), size=11)
-
-
-def _wrapped(canvas: d.Canvas, words: str, box: Box, *, size: int,
-             fill: d.Colour = d.INK) -> None:
-    x0, y0, x1, y1 = box
-    lines = list(_wrap(words, x1 - x0, size))
-    height = size + 3
-    room = max(1, int((y1 - y0) // height))
-    if len(lines) > room:
-        lines = lines[:room]
-        lines[-1] = canvas.fit(lines[-1] + " …", x1 - x0, size=size)
-    for i, line in enumerate(lines):
-        canvas.text((x0, y0 + i * height), line, size=size, fill=fill)
-
-
-@functools.lru_cache(maxsize=512)
-def _wrap(words: str, width: float, size: int) -> tuple[str, ...]:
-    """``words`` broken into lines of at most ``width`` pixels (card texts repeat: cached)."""
-    face = d.font(size)
-    lines: list[str] = []
-    line = ""
-    for word in words.split():
-        trial = f"{line} {word}".strip()
-        if line and face.getlength(trial) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    return tuple(lines + ([line] if line else []))
+                table_card(canvas, box, card, owner, strip_at_top=ours,
+                           covered=i < len(cards) - 1, mark=marks.get(name))
 
 
 def _boards(canvas: d.Canvas, table: SeatTable, marks: dict[str, d.Colour]) -> None:
@@ -265,7 +190,7 @@ def _zones(canvas: d.Canvas, table: SeatTable, boxes: dict[str, Box],
 
 def _decide(canvas: d.Canvas, table: SeatTable, can_withdraw: bool, can_skip: bool,
             marks: dict[str, d.Colour]) -> None:
-    _wrapped(canvas, decision(table), (MARGIN, DECIDE[0] + 2, BUTTONS["withdraw"][0] - 10,
+    wrapped(canvas, decision(table), (MARGIN, DECIDE[0] + 2, BUTTONS["withdraw"][0] - 10,
                                        DECIDE[1]), size=14)
     give = ""
     if table.first >= 0 and not table.over:
@@ -302,11 +227,11 @@ def _hand(canvas: d.Canvas, table: SeatTable, boxes: dict[str, Box],
                     fill=(255, 255, 255), anchor="lm")
         canvas.text((x1 - 8, y0 + 18), THEATERS[face.theater], size=12, bold=True,
                     fill=(255, 255, 255), anchor="rm")
-        _wrapped(canvas, face.name, (x0 + 7, y0 + 39, x1 - 6, y0 + 74), size=14)
+        wrapped(canvas, face.name, (x0 + 7, y0 + 39, x1 - 6, y0 + 74), size=14)
         if face.kind:
             kind = "⚡ Instant" if face.kind == "instant" else "∞ Ongoing"
             canvas.text((x0 + 7, y0 + 77), kind, size=11, bold=True, fill=d.MUTED)
-            _wrapped(canvas, face.text, (x0 + 7, y0 + 93, x1 - 5, y1 - 4), size=11)
+            wrapped(canvas, face.text, (x0 + 7, y0 + 93, x1 - 5, y1 - 4), size=11)
         if card == table.drawn:
             canvas.rect((x0 + 6, y1 - 24, x1 - 6, y1 - 6), fill=d.GOLD, radius=5)
             canvas.text(((x0 + x1) / 2, y1 - 15), "drawn: play it", size=11, bold=True,
