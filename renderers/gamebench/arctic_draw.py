@@ -80,7 +80,8 @@ class Look:
     card_y: int
     card_step: int
     wrap: bool
-    """Headings and captions wrap to the lines their box holds (else one line, cut short)."""
+    """Headings and captions wrap to the lines their box holds, and a card's name too long
+    for it is drawn smaller (else one line, cut short)."""
 
 
 WIDE_LOOK = Look(heading=14, caption=12, note=13, title=15, title_y=7, facts=13, facts_y=27,
@@ -352,8 +353,11 @@ def _card(canvas: d.Canvas, spot: Spot, look: Look) -> None:
     live = spot.move is not None
     canvas.rect(spot.box, fill=KIND_FILL[CARDS[card].kind],
                 outline=d.TARGET if live else d.INK, width=3 if live else 1, radius=8)
-    canvas.text((x0 + 7, y0 + 6), canvas.fit(spot.text, x1 - x0 - 12, size=look.card_title),
-                size=look.card_title, bold=True)
+    size = look.card_title
+    if look.wrap and canvas.text_width(spot.text, size=size, bold=True) > x1 - x0 - 12:
+        size -= 2
+    canvas.text((x0 + 7, y0 + 6), canvas.fit(spot.text, x1 - x0 - 12, size=size), size=size,
+                bold=True)
     lines = _wrapped(canvas, abilities(card), x1 - x0 - 12, look.card_text)
     for i, line in enumerate(lines[:3]):
         canvas.text((x0 + 7, y0 + look.card_y + i * look.card_step), line,

@@ -106,8 +106,8 @@ def _opponent(found: list[Spot], s: Sight, t: TribeSight, legal: set[str], y: fl
     said = opponent_caption(t, chips, "tap")
     if kept := kept_back(t):
         said += f" · {kept}"
-    found.append(Spot((PAD + 10, y + 70, WIDTH - PAD - 10, y + 106), "caption", said))
-    _chips(found, chips, (PAD + 10, y + 108, WIDTH - PAD - 10), rows=2, least=3,
+    found.append(Spot((PAD + 10, y + 68, WIDTH - PAD - 10, y + 104), "caption", said))
+    _chips(found, chips, (PAD + 10, y + 110, WIDTH - PAD - 10), rows=2, least=3,
            tall=OPPONENT_CHIP_H)
 
 
@@ -158,7 +158,7 @@ def _mine(found: list[Spot], s: Sight, legal: set[str], y: float) -> None:
             "Played this round" if played else "Chosen now (outlined)" if chosen else
             "Nothing played yet this round")
     found.append(Spot((PAD + 10, y + 70, WIDTH - PAD - 10, y + 88), "caption", said))
-    _chips(found, chips, (PAD + 10, y + 92, WIDTH - PAD - 10), rows=2, least=4,
+    _chips(found, chips, (PAD + 10, y + 92, WIDTH - PAD - 10), rows=2, least=3,
            tall=MY_CHIP_H)
     y += YOU_H + GAP
     found.append(Spot((PAD, y, WIDTH - PAD, y + CAPTION_H), "heading", hand_caption(s, "tap")))
