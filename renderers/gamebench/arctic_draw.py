@@ -235,7 +235,7 @@ def draw(canvas: d.Canvas, spot: Spot, look: Look) -> None:
     if spot.kind in ("heading", "caption"):
         size = look.heading if spot.kind == "heading" else look.caption
         bold, fill = spot.kind == "heading", d.MUTED
-        lines = (_words(canvas, spot.text, x1 - x0, size, bold) if look.wrap
+        lines = (wrap_words(canvas, spot.text, x1 - x0, size, bold) if look.wrap
                  else [canvas.fit(spot.text, x1 - x0, size=size)])
         top = y0 + (2 if spot.kind == "heading" else 0)
         for i, line in enumerate(lines[:max(1, int((y1 - y0) // (size + 4)))]):
@@ -297,7 +297,7 @@ def _log(canvas: d.Canvas, spot: Spot, look: Look) -> None:
     x0, y0, x1, y1 = spot.box
     size, step = look.caption, look.caption + 5
     room = max(1, int((y1 - y0) // step))
-    events = [_words(canvas, event, x1 - x0 - 12, size, False)
+    events = [wrap_words(canvas, event, x1 - x0 - 12, size, False)
               for event in spot.text.split("\n") if event]
     shown: list[list[str]] = []
     for lines in reversed(events):
@@ -397,7 +397,7 @@ def _wrapped(canvas: d.Canvas, groups: list[list[str]], width: float, size: int)
     return lines
 
 
-def _words(canvas: d.Canvas, text: str, width: float, size: int, bold: bool) -> list[str]:
+def wrap_words(canvas: d.Canvas, text: str, width: float, size: int, bold: bool) -> list[str]:
     """``text`` wrapped at spaces to lines that fit in ``width`` (a word too long is cut)."""
     lines: list[str] = []
     line = ""

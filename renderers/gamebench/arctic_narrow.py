@@ -36,6 +36,7 @@ from renderers.gamebench.arctic_draw import (
     opponent_chips,
     opponent_facts,
     opponent_name,
+    wrap_words,
 )
 
 WIDTH = 420
@@ -57,8 +58,9 @@ YOU_H = 164
 """Your panel: title, two lines of facts, a caption, two rows of chips."""
 MY_CHIP_H = 30
 CAPTION_H = 46
-HEADER_H = 62
-"""The strip at the top: the game's name, and under it whose turn it is and what it asks."""
+HEADER_H = 70
+"""The strip at the top: the game's name, and under it whose turn it is and what it asks
+(in two lines when long)."""
 CARD_H = 88
 BUTTON_H = 54
 
@@ -196,8 +198,12 @@ def header(canvas: d.Canvas, status: str, colour: d.Colour) -> None:
     canvas.circle((22, 20), 7, fill=colour)
     canvas.text((40, 20), "Arctic Scavengers", size=16, bold=True, fill=d.HEADER_INK,
                 anchor="lm")
-    canvas.text((14, 45), canvas.fit(status, WIDTH - 28, size=16, bold=True), size=16,
-                bold=True, fill=d.HEADER_INK, anchor="lm")
+    if canvas.text_width(status, size=16, bold=True) <= WIDTH - 28:
+        canvas.text((14, 47), status, size=16, bold=True, fill=d.HEADER_INK, anchor="lm")
+        return
+    lines = wrap_words(canvas, status, WIDTH - 28, 14, False)  # the final tribe sizes
+    for i, line in enumerate(lines[:2]):
+        canvas.text((14, 40 + i * 18), line, size=14, fill=d.HEADER_INK, anchor="lm")
 
 
 def _chips(found: list[Spot], chips: list[Chip], where: tuple[float, float, float], *,
