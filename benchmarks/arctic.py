@@ -1,7 +1,8 @@
 """Arctic Scavengers' timings: python -m benchmarks.arctic [--matches 2] [--replies 15]
 
-Prints, for the two-player game: the table image, the text view and a hit-test (each builds
-what the seat knows and its legal moves) at a gathering turn, while an action is built, at a
+Prints, for the two-player game: the table image (wide, and the phone's narrow one), the
+text view and a hit-test (each builds what the seat knows and its legal moves) at a
+gathering turn, while an action is built, at a
 dig's choice and in a skirmish; the adapter's resolve time for a label and for a free LLM
 answer; the engine's step (Match.submit, chance included); and IS-MCTS's reply time at the
 default budget (1000 simulations capped at 2 s) in matches against random, with how many
@@ -88,9 +89,14 @@ def main() -> None:
     for phase, state in _states().items():
         seat = state.current_player()  # type: ignore[attr-defined]
         x, y = next(iter(view.centres(state, seat).values()))
-        for what, run in (("image", lambda s=state, p=seat: view.image(s, p)),
-                          ("text view", lambda s=state, p=seat: view.text(s, p)),
-                          ("hit-test", lambda s=state, p=seat, a=x, b=y: view.hit_test(s, p, a, b))):
+        u, v = next(iter(view.centres(state, seat, narrow=True).values()))
+        for what, run in (
+                ("image", lambda s=state, p=seat: view.image(s, p)),
+                ("image (phone)", lambda s=state, p=seat: view.image(s, p, narrow=True)),
+                ("text view", lambda s=state, p=seat: view.text(s, p)),
+                ("hit-test", lambda s=state, p=seat, a=x, b=y: view.hit_test(s, p, a, b)),
+                ("hit-test (phone)", lambda s=state, p=seat, a=u, b=v:
+                    view.hit_test(s, p, a, b, narrow=True))):
             median, worst = _ms(run, args.repeat)
             print(f"{what + ', ' + phase:<34}  {median:6.2f} ms {worst:6.2f} ms")
     typed, llm = adapter_times(SPEC, 60)

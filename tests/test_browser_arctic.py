@@ -3,8 +3,9 @@
 The test plays like a person who looks at the table: it reads the text view ("Board as
 text") to know what is asked, finds the highlighted cards (green outline) and the live
 buttons (blue) on the image the page shows, and clicks them. It digs in rounds 1 and 3 and
-otherwise ends gathering; it passes in a skirmish. Screenshots at 1280 and 390 px go to
-tests/artifacts/.
+otherwise ends gathering; it passes in a skirmish. Screenshots at 1280 px go to
+tests/artifacts/. On a phone (390 px, a touch screen) the page gets the table for narrow
+screens, and a round is played by tapping it (screenshots ``play-arctic-phone*``).
 """
 
 from __future__ import annotations
@@ -20,14 +21,25 @@ import pytest
 from PIL import Image
 
 from renderers import drawing
+from renderers.gamebench import arctic_narrow as narrow
 from renderers.gamebench import arctic_scavengers as view
 from sessions.store import Store
 from tests.app_server import running_app
-from tests.test_browser import _answer_consent, _click_pixel, _expect, _moves, _shot, _start
+from tests.conftest import WAIT
+from tests.test_browser import (
+    _answer_consent,
+    _board_box,
+    _click_pixel,
+    _expect,
+    _moves,
+    _shot,
+    _start,
+)
 
 pytestmark = pytest.mark.browser
 
 REGIONS = view.regions(2)
+PHONE_REGIONS = view.regions(2, narrow=True)
 
 
 @pytest.fixture(scope="module")
@@ -46,10 +58,11 @@ def _shown(page) -> Image.Image:
     return Image.open(io.BytesIO(data)).convert("RGB")
 
 
-def _lit(image: Image.Image, region: str, colour: tuple[int, int, int]) -> list[tuple[float, float]]:
+def _lit(image: Image.Image, region: str, colour: tuple[int, int, int], *,
+         regions: dict = REGIONS) -> list[tuple[float, float]]:
     """Centres of the things drawn in ``colour`` (a live outline or button) in a region,
     top to bottom, left to right."""
-    x0, y0, x1, y1 = (int(v) for v in REGIONS[region])
+    x0, y0, x1, y1 = (int(v) for v in regions[region])
     pixels = np.asarray(image)[y0:y1, x0:x1].astype(int)
     mask = np.abs(pixels - np.array(colour)).sum(axis=2) <= 30
     seen = np.zeros_like(mask)
@@ -79,14 +92,29 @@ def _gather_button(index: int) -> tuple[float, float]:
     return (x0 + index * (width + view.GAP) + width / 2, (y0 + y1) / 2)
 
 
+def _phone_gather_button(index: int) -> tuple[float, float]:
+    """The centre of a gathering button on the phone table: dig, draw, hunt in a row, then
+    trash and end gathering."""
+    x0, y0, _, _ = PHONE_REGIONS["buttons"]
+    row, column, count = (0, index, 3) if index < 3 else (1, index - 3, 2)
+    width = (narrow.INNER - (count - 1) * narrow.GAP) / count
+    return (x0 + column * (width + narrow.GAP) + width / 2,
+            y0 + row * (narrow.BUTTON_H + narrow.GAP) + narrow.BUTTON_H / 2)
+
+
 def _text(page) -> str:
     return page.locator("#board-text textarea").input_value()
 
 
-def _click(page, xy: tuple[float, float]) -> None:
-    """Click, then wait until the page shows the move (and the agent's reply)."""
+def _click(page, xy: tuple[float, float], *, tap: bool = False) -> None:
+    """Click (or scroll to and ``tap``), then wait until the page shows the move (and the
+    agent's reply)."""
     count, before = len(_moves(page)), page.locator("#board img").get_attribute("src")
-    _click_pixel(page, *xy)
+    if tap:  # bring the spot to the middle of the screen, as a thumb scrolls
+        natural, _, _, top, shown, _ = _board_box(page)
+        page.evaluate("y => window.scrollBy(0, y - window.innerHeight / 2)",
+                      top + xy[1] * shown / natural)
+    _click_pixel(page, *xy, tap=tap)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if len(_moves(page)) > count and (
@@ -127,9 +155,6 @@ def test_a_whole_game_by_clicks_against_random(page, app):
                 if round_number == 3 and "round 3" not in shots:
                     shots.add("round 3")
                     _shot(page, "play-arctic")
-                    page.set_viewport_size({"width": 390, "height": 900})
-                    _shot(page, "play-arctic-phone")
-                    page.set_viewport_size({"width": 1280, "height": 1100})
                 _click(page, _gather_button(4))
         elif "choose cards to dig with" in ask:
             if any(m.startswith("dig with") for m in may):
@@ -160,6 +185,62 @@ def test_a_whole_game_by_clicks_against_random(page, app):
     verdict = "won" if sizes[0] > sizes[1] else "lost" if sizes[0] < sizes[1] else "drew"
     expected = {"won": "You won", "lost": "You lost", "drew": "Draw"}[verdict]
     assert expected in status.inner_text()
+
+
+@pytest.fixture
+def phone(browser, app):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    tab = context.new_page()
+    tab.set_default_timeout(WAIT)
+    tab.goto(app.url)
+    yield tab
+    context.close()
+
+
+def test_on_a_phone_a_round_is_played_by_tapping_the_one_column_table(phone, app):
+    page = phone
+    _answer_consent(page, name="Thumb")
+    _start(page, "Cards, dice and bids › Arctic Scavengers", seat="first")
+    page.get_by_text("Board as text").click()
+    natural, tall, _, _, shown, _ = _board_box(page)
+    assert (natural, tall) == (narrow.WIDTH, view.height(2, narrow=True))  # the phone table
+    assert shown >= 0.9 * 390 - 12  # the width of the screen, not a scaled-down desktop
+    played: list[str] = []
+    for _ in range(12):
+        text = _wait_for_my_turn(page)
+        ask = text.splitlines()[1]
+        may = text.rsplit("You may now: ", 1)[1].rstrip(".").split(" | ")
+        image = _shown(page)
+        assert image.size == (narrow.WIDTH, view.height(2, narrow=True))
+        if "Round 2 of 16" in text:
+            _shot(page, "play-arctic-phone")
+            break
+        if "gather resources" in ask:
+            if "dig" in may and "dig" not in played:
+                _click(page, _phone_gather_button(0), tap=True)
+                played.append("dig")
+            else:
+                _click(page, _phone_gather_button(4), tap=True)
+                played.append("end gathering")
+        elif "choose cards to dig with" in ask:
+            lit = (_lit(image, "buttons", drawing.GRID_BLUE, regions=PHONE_REGIONS)
+                   if any(m.startswith("dig with") for m in may) else
+                   _lit(image, "hand", drawing.TARGET, regions=PHONE_REGIONS))
+            _click(page, lit[0], tap=True)  # a card, then the confirmation (before cancel)
+            played.append("picked")
+        elif "keep a dug-up card" in ask:
+            _shot(page, "play-arctic-phone-dig")
+            kept = _lit(image, "table", drawing.TARGET, regions=PHONE_REGIONS)
+            _click(page, kept[0] if kept else _lit(image, "buttons", drawing.GRID_BLUE,
+                                                    regions=PHONE_REGIONS)[0], tap=True)
+            played.append("kept")
+        else:
+            raise AssertionError(f"unexpected question: {ask}")
+    assert played[0] == "dig" and "kept" in played and played[-1] == "end gathering", played
+    mine = [line.split(": ", 1)[1] for line in _moves(page) if ". You: " in line]
+    assert mine[0] == "dig" and mine[-1] == "end gathering", mine
+    assert any(m.startswith("dig with ") for m in mine)
+    assert any(m.startswith("keep ") for m in mine), mine
 
 
 def _stored(running):
