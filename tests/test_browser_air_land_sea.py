@@ -142,11 +142,16 @@ def _listed(page, before: int) -> None:
     """Wait until the person's move is listed next, numbered after the ``before`` moves listed
     so far (the opponent's as the rules tell them: "play a card face-down to Air"); when the
     war ends every move is listed whole and numbered anew."""
-    page.wait_for_function(
-        """n => new RegExp(`(^|\\n)${n}\\. You: `).test(
-                   document.querySelector('#moves textarea').value)
-               || document.querySelector('#status').innerText.includes('Game over')""",
-        arg=before + 1, timeout=10_000)
+    try:
+        page.wait_for_function(
+            """n => new RegExp(`(^|\\n)${n}\\. You: `).test(
+                       document.querySelector('#moves textarea').value)
+                   || document.querySelector('#status').innerText.includes('Game over')""",
+            arg=before + 1, timeout=10_000)
+    except Exception as err:  # say what the page showed instead
+        raise AssertionError(
+            f"move {before + 1} was not listed: notice {page.locator('#notice').inner_text()!r}, "
+            f"status {page.locator('#status').inner_text()!r}, moves {_moves(page)[-3:]}") from err
 
 
 def test_a_whole_war_by_clicking_the_table(page, app):
