@@ -93,6 +93,11 @@ class GameSpec:
     sealed bid). Every seat's move list, prompt history, replay and the spectators' public
     view show this label in place of the hidden one."""
 
+    public_seat: int | None = None
+    """A seat whose view holds nothing private although the game hides things from others
+    (Codenames' operatives see only what the whole table sees): spectators' public view
+    draws that seat's view instead of no board at all."""
+
     @property
     def rules(self) -> str:
         """Rules written for a person (with the default parameters)."""

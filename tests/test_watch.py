@@ -10,11 +10,12 @@ import threading
 import time
 
 import pytest
+from PIL import ImageChops
 
 from agents.base import Decision
 from games.actions import ActionId
 from games.registry import all_games, get
-from renderers import text_view
+from renderers import image_view, text_view
 from sessions.ratings.results import results_from_store
 from sessions.record import CHANCE
 from sessions.store import Store
@@ -198,6 +199,10 @@ def test_the_public_view_shows_only_what_everyone_at_the_table_sees(spec):
         if public_board(spec):
             [board] = public.boards
             assert board.text == text_view(spec.id, state, 0) and not public.hidden
+        elif spec.public_seat is not None:  # a seat that sees only what everyone sees
+            [board] = public.boards
+            assert board.seat == spec.public_seat and not public.hidden
+            assert board.text == text_view(spec.id, state, spec.public_seat)
         else:  # every seat's view holds something private: no board at all
             assert public.boards == [] and "face down" in public.hidden
         decisions = [m for m in game.record.moves if not m.meta.get("forced")]
@@ -253,6 +258,25 @@ def test_a_spectator_of_a_persons_hidden_hand_sees_only_the_public_view_until_th
     after = spectate.spectate(session, ALL)
     assert after.view == ALL and len(after.boards) == 2 and any("Deal:" in m for m in after.moves)
     assert "You" not in after.status
+
+
+def test_a_spectator_of_a_persons_codenames_sees_the_operatives_board_never_the_key():
+    """A person as the red spymaster: spectators get the board as an operative sees it (the
+    words, the clues, the cards turned), never the key the person sees, until the end."""
+    session = PlaySession("codenames", ["random"] * 3, seat=0, seed=4,
+                          person=Person(new_player_id(), "Ada", consent=True))
+    LIVE.add(session)
+    session.run_agents()
+    key = session.text()
+    assert "(red agent)" in key and "(assassin)" in key  # what the person sees
+    seen = spectate.spectate(session, ALL)  # refused: public only while a person plays
+    [board] = seen.boards
+    assert seen.view == PUBLIC and board.seat == 1 and board.caption.startswith("As Red operative")
+    assert board.text == text_view("codenames", session.match.state, 1)
+    assert "(red agent)" not in board.text and "(assassin)" not in board.text
+    assert not ImageChops.difference(
+        board.image.convert("RGB"),
+        image_view("codenames", session.match.state, 1).convert("RGB")).getbbox()
 
 
 def test_a_spectator_of_a_persons_board_game_sees_the_board_as_the_person_does():

@@ -363,6 +363,7 @@ CODENAMES = GameSpec(
     benchmark="GameBench",
     board="grid",
     visibility=Visibility(moves=True, chance=False),
+    public_seat=1,  # an operative sees the words, the clues and the cards turned: no key
     teams=_teams,
     grammar=MoveGrammar(
         label=_label,

@@ -16,7 +16,8 @@ opponent's cards and tell the person; after the end every view is open.
   simultaneous games hidden until the round is played);
 - anything else (cards or dice dealt face down, private values, sealed bids or choices):
   no seat's view is public — each shows that seat's own cards or choices — so no board is
-  drawn; the move list keeps the moves everyone saw and shows the others as ``(sealed)``
+  drawn (unless the game names a seat that sees only what everyone sees,
+  ``GameSpec.public_seat``: Codenames' operative, whose board the public view draws); the move list keeps the moves everyone saw and shows the others as ``(sealed)``
   or ``(face down)``, and the models' words stay hidden until the game ends (as the person
   at the table is shown them).
 
@@ -259,6 +260,8 @@ def _board_seats(game: LiveGame, view: str) -> list[int]:
     count = len(game.record.seats)
     if view.startswith("seat:"):
         return [int(view[5:])]
+    if view != ALL and not game.over and game.spec.public_seat is not None:
+        return [game.spec.public_seat]  # a seat that sees only what everyone sees
     if public_board(game.spec):
         return [anchor]
     if view == ALL or game.over:
