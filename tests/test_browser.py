@@ -103,11 +103,26 @@ def _click_pixel(page, x: float, y: float, *, tap: bool = False) -> None:
         scale = min(box_width / width, box_height / height)
         left = box_x + (box_width - width * scale) / 2
         top = box_y + (box_height - height * scale) / 2
-        (page.touchscreen.tap if tap else page.mouse.click)(left + x * scale, top + y * scale)
-        answer = page.evaluate(
-            "() => document.querySelector('#board .arena-toast')?.textContent || ''")
-        if "the board was being redrawn" not in answer:
-            return
+        sent: list[str] = []  # board clicks Gradio sends (their event data has an "index")
+
+        def seen(request, sent: list[str] = sent) -> None:
+            if request.method == "POST" and "queue/join" in request.url \
+                    and '"index"' in (request.post_data or ""):
+                sent.append(request.post_data)
+        page.on("request", seen)
+        try:
+            (page.touchscreen.tap if tap else page.mouse.click)(left + x * scale,
+                                                                top + y * scale)
+            answer = page.evaluate(
+                "() => document.querySelector('#board .arena-toast')?.textContent || ''")
+            if "the board was being redrawn" not in answer:
+                return
+            page.wait_for_timeout(300)
+            # the page said "not played, click again": it must not have sent the click too
+            # (a second click would then undo a selection the first one made)
+            assert not sent, f"the page answered 'click again' to a click it sent: {sent}"
+        finally:
+            page.remove_listener("request", seen)
 
 
 def _moves(page) -> list[str]:

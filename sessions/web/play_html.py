@@ -120,7 +120,8 @@ HEAD = """<style>
     const img = button && button.querySelector("img");
     if (!img) return;
     const board = button.closest("#board");
-    if (!img.complete || !img.naturalWidth) {
+    if (!img.naturalWidth) {  /* exactly when Gradio drops it: an image still loading
+                                  whose size is known is clicked, and answered by the server */
       say(board, "Not played: the board was being redrawn. Click again.");
       return;
     }
