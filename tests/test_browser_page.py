@@ -281,11 +281,21 @@ def test_look_back_through_the_moves_and_the_list_follows_the_latest(page):
     roll = page.get_by_role("button", name="roll", exact=True)
     for _ in range(12):
         count = len(_moves(page))
+        # the buttons of the new screen are drawn a moment after its status: wait for them
+        # (only "stop" once the turn total reaches the goal)
+        page.wait_for_function("() => document.querySelector('#status').innerText"
+                               ".includes('Game over') || [...document.querySelectorAll("
+                               "'#moves-buttons button')].some(b => b.offsetParent !== null)")
         if not roll.is_visible():
             break
         roll.click()
-        page.wait_for_function("(n) => document.querySelector('#moves textarea').value"
-                               ".split('\\n').length > n", arg=count)
+        try:
+            page.wait_for_function("(n) => document.querySelector('#moves textarea').value"
+                                   ".split('\\n').length > n", arg=count)
+        except Exception as err:  # say what the page showed instead
+            raise AssertionError(
+                f"roll {count} not played: notice {page.locator('#notice').inner_text()!r}, "
+                f"status {page.locator('#status').inner_text()!r}, moves {_moves(page)}") from err
         _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
     rows = page.locator("#move-list tr")
     assert rows.count() >= 8
@@ -293,6 +303,10 @@ def test_look_back_through_the_moves_and_the_list_follows_the_latest(page):
     _expect()(last).to_have_class(re.compile("arena-last"))
     box, frame = last.bounding_box(), _box(page, "#move-list .arena-moves")
     assert box["y"] + box["height"] <= frame["y"] + frame["height"] + 1  # scrolled into view
+    # a person looks back at a page that has settled: the last roll's events are done (an
+    # event still drawing could land after the look-back's screen; see sessions/web/turns.py)
+    page.wait_for_function("() => !/processing|\\d\\.\\ds/.test("
+                           "document.querySelector('#status').innerText)")
     board = page.locator("#board img").get_attribute("src")
     page.locator("#nav-back").click()
     _expect()(page.locator("#status")).to_contain_text("Looking back: position")
