@@ -100,6 +100,18 @@ def page(browser, app, viewport):
     context.close()
 
 
+@pytest.fixture
+def phone(browser, app):
+    """A fresh tab on the test module's ``app`` as a phone held upright: 390 × 844 CSS
+    pixels, touch."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    tab = context.new_page()
+    tab.set_default_timeout(WAIT)
+    tab.goto(app.url)
+    yield tab
+    context.close()
+
+
 # --- the store's backends ------------------------------------------------------------------
 
 BACKENDS = ["sqlite", "postgresql"]

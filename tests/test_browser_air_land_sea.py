@@ -17,7 +17,6 @@ import pytest
 from games.gamebench.air_land_sea_cards import BY_NAME, SEATS, THEATERS
 from renderers.gamebench import air_land_sea as view
 from tests.app_server import running_app
-from tests.conftest import WAIT
 from tests.test_browser import _answer_consent, _click_pixel, _expect, _moves, _shot, _start
 
 pytestmark = pytest.mark.browser
@@ -189,16 +188,6 @@ def test_a_whole_war_by_clicking_the_table(page, app):
     own = [line for line in _moves(page) if ": You: " in line or re.match(r"\d+\. You: ", line)]
     assert len(own) == played
     _shot(page, "play-air-land-sea-over")
-
-
-@pytest.fixture
-def phone(browser, app):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    tab = context.new_page()
-    tab.set_default_timeout(WAIT)
-    tab.goto(app.url)
-    yield tab
-    context.close()
 
 
 def test_on_a_phone_the_table_is_drawn_for_it_and_played_by_tapping(phone):

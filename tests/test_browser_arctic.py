@@ -25,7 +25,6 @@ from renderers.gamebench import arctic_narrow as narrow
 from renderers.gamebench import arctic_scavengers as view
 from sessions.store import Store
 from tests.app_server import running_app
-from tests.conftest import WAIT
 from tests.test_browser import (
     _answer_consent,
     _board_box,
@@ -185,16 +184,6 @@ def test_a_whole_game_by_clicks_against_random(page, app):
     verdict = "won" if sizes[0] > sizes[1] else "lost" if sizes[0] < sizes[1] else "drew"
     expected = {"won": "You won", "lost": "You lost", "drew": "Draw"}[verdict]
     assert expected in status.inner_text()
-
-
-@pytest.fixture
-def phone(browser, app):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    tab = context.new_page()
-    tab.set_default_timeout(WAIT)
-    tab.goto(app.url)
-    yield tab
-    context.close()
 
 
 def test_on_a_phone_a_round_is_played_by_tapping_the_one_column_table(phone, app):

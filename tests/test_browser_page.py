@@ -83,16 +83,6 @@ def test_after_start_the_setup_folds_into_a_bar_and_the_board_leads(page):
     _expect()(page.locator("#game")).to_be_hidden()
 
 
-@pytest.fixture
-def phone(browser, app):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    tab = context.new_page()
-    tab.set_default_timeout(WAIT)
-    tab.goto(app.url)
-    yield tab
-    context.close()
-
-
 def _tap(page, game_id: str, target: str, state) -> None:
     """Tap ``target`` on the board as drawn for a narrow screen."""
     _click_pixel(page, *renderer(game_id).centres(state, 0, narrow=True)[target], tap=True)
