@@ -92,10 +92,10 @@ def _board_box(page) -> list[float]:
 
 def _click_pixel(page, x: float, y: float, *, tap: bool = False) -> None:
     """Click (or ``tap``) pixel (x, y) of the board image as drawn (the page scales and
-    centres it). A
-    click the board answers with "the board was being redrawn" (the next image began to load
-    between reading the board and clicking it, so Gradio never sent the click) is made again,
-    as that notice asks a person to."""
+    centres it), as a person does: a click the board answers with "the board was being
+    redrawn" (the next image began to load between reading the board and clicking it, so
+    Gradio never sent the click) is made again, as that notice asks; so is a click that
+    reached nothing at all within 2 s (neither sent nor answered on the board)."""
     for _ in range(3):
         page.evaluate("() => document.querySelectorAll('#board .arena-toast')"
                       ".forEach(toast => { toast.textContent = ''; })")
@@ -113,13 +113,20 @@ def _click_pixel(page, x: float, y: float, *, tap: bool = False) -> None:
         try:
             (page.touchscreen.tap if tap else page.mouse.click)(left + x * scale,
                                                                 top + y * scale)
-            answer = page.evaluate(
-                "() => document.querySelector('#board .arena-toast')?.textContent || ''")
-            if "the board was being redrawn" not in answer:
-                return
+            answer = ""
+            for _ in range(40):
+                answer = page.evaluate(
+                    "() => document.querySelector('#board .arena-toast')?.textContent || ''")
+                if sent or answer:
+                    break
+                page.wait_for_timeout(50)
+            if sent and "the board was being redrawn" not in answer:
+                return  # the server answers it
+            if answer and "the board was being redrawn" not in answer:
+                return  # answered on the board (beside it): the caller sees the toast
             page.wait_for_timeout(300)
-            # the page said "not played, click again": it must not have sent the click too
-            # (a second click would then undo a selection the first one made)
+            # the page said "not played, click again" (or nothing happened): it must not
+            # have sent the click (a second click would undo a selection the first made)
             assert not sent, f"the page answered 'click again' to a click it sent: {sent}"
         finally:
             page.remove_listener("request", seen)
