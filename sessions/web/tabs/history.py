@@ -98,12 +98,13 @@ def build_history(profile: gr.BrowserState) -> gr.Tab:
     for trigger in (tab.select, refresh.click, scope.change, abandoned.change):
         trigger(history_rows, [scope, abandoned, profile], [table, count], **private)
     shown = [slider, image, caption, moves]
+    quiet = {**private, "show_progress": "hidden"}  # a catch-up mostly sends nothing: no fading
     table.select(open_replay, profile, [chosen, *shown], **private)
     # the frame shown is kept on the server (replays.Replaying): each quick press counts
     slider.input(replay_frame, [chosen, slider], shown, trigger_mode="always_last", **private
-                 ).then(catch_up, [chosen, slider], shown, trigger_mode="always_last", **private)
+                 ).then(catch_up, [chosen, slider], shown, trigger_mode="always_last", **quiet)
     for button, pressed in ((back, step_back), (forward, step_forward)):
         button.click(pressed, chosen, shown, trigger_mode="multiple", **private
                      ).then(catch_up, [chosen, slider], shown, trigger_mode="always_last",
-                            **private)
+                            **quiet)
     return tab
