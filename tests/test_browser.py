@@ -103,6 +103,10 @@ def _click_pixel(page, x: float, y: float, *, tap: bool = False) -> None:
         scale = min(box_width / width, box_height / height)
         left = box_x + (box_width - width * scale) / 2
         top = box_y + (box_height - height * scale) / 2
+        screen = page.evaluate("() => window.innerHeight")
+        if not 0 <= top + y * scale < screen:  # off the screen (the page moved): bring it in
+            page.evaluate("(dy) => window.scrollBy(0, dy)", top + y * scale - screen / 2)
+            continue
         sent: list[str] = []  # board clicks Gradio sends (their event data has an "index")
 
         def seen(request, sent: list[str] = sent) -> None:
