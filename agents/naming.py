@@ -6,7 +6,8 @@ Grammar::
     classic  := NAME [":" ARG [":" ARG]]        random, tit-for-tat, mcts:1000:2s, ismcts:500
     llm      := PROVIDER "/" MODEL ("+" MODE)*  openai/gpt-4o-mini+cot, compat/qwen2.5:7b+sc-cot
 
-Classic names: ``random``; ``tit-for-tat`` (iterated prisoner's dilemma); ``minilm``
+Classic names: ``random``; ``bot`` and ``bot:SLIPS`` (a game's hand-written strategy bot,
+``agents.bots``; SLIPS percent of its moves random); ``tit-for-tat`` (iterated prisoner's dilemma); ``minilm``
 (Codenames' spymaster and operative by word similarity, offline); ``equilibrium`` and
 ``adaptive`` (GAMA-Bench's games: the game's equilibrium strategy, and a bot that adapts to the
 last round it saw); ``mcts`` and ``ismcts`` with optional SIMULATIONS (default 1000, GTBench's
@@ -39,7 +40,7 @@ MAX_SECONDS = 10.0
 """The longest clock a search may be given on the page and through the API (and it must
 have one: ``0s``, no clock, is for the command line)."""
 
-CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "minilm")
+CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "minilm", "bot")
 GAMA_BOTS = ("equilibrium", "adaptive")
 
 
@@ -58,6 +59,8 @@ class AgentSpec:
     provider: str | None = None
     model: str | None = None
     modes: tuple[str, ...] = ()
+    slips: int = 0
+    """``bot:SLIPS``: the percent of decisions the bot plays at random (0: none)."""
 
     @property
     def entity(self) -> str:
@@ -66,6 +69,8 @@ class AgentSpec:
             return f"{self.kind}:{self.simulations}:{_seconds_text(self.seconds or 0.0)}"
         if self.kind == "llm":
             return "+".join([f"{self.provider}/{self.model}", *self.modes])
+        if self.kind == "bot" and self.slips:
+            return f"bot:{self.slips}"
         return self.kind
 
     def with_modes(self, modes: tuple[str, ...]) -> AgentSpec:
@@ -78,6 +83,8 @@ class AgentSpec:
                     "rollouts": 1, **({"solve": True} if self.kind == "mcts" else {})}
         if self.kind == "llm":
             return {"provider": self.provider, "model": self.model, "modes": list(self.modes)}
+        if self.kind == "bot":
+            return {"slips": self.slips}
         return {}
 
 
@@ -100,6 +107,8 @@ def parse(text: str) -> AgentSpec:
     name, *args = spec.lower().split(":")
     if name not in CLASSIC:
         raise SpecError(f"unknown agent {name!r}; " + _GRAMMAR_HELP)
+    if name == "bot":
+        return _parse_bot(text, spec, args)
     if name in ("random", "tit-for-tat", "minilm", *GAMA_BOTS):
         if args:
             raise SpecError(f"{name} takes no options (got {text!r})")
@@ -115,6 +124,15 @@ def parse(text: str) -> AgentSpec:
     if simulations < 1 or not seconds >= 0 or seconds == float("inf"):
         raise SpecError(f"{text!r}: simulations must be ≥ 1 and seconds a number ≥ 0")
     return AgentSpec(name, spec, simulations=simulations, seconds=seconds)
+
+
+def _parse_bot(text: str, spec: str, args: list[str]) -> AgentSpec:
+    if not args:
+        return AgentSpec("bot", spec)
+    if len(args) > 1 or not args[0].isdigit() or not 0 <= int(args[0]) <= 100:
+        raise SpecError(f"{text!r}: write bot, or bot:SLIPS with SLIPS the percent (0-100) "
+                        "of moves it plays at random, e.g. bot:40")
+    return AgentSpec("bot", spec, slips=int(args[0]))
 
 
 def check_limits(spec: AgentSpec) -> None:
@@ -136,6 +154,6 @@ def _seconds_text(seconds: float) -> str:
 
 
 _GRAMMAR_HELP = (
-    "use random, tit-for-tat, minilm, equilibrium, adaptive, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
+    "use random, bot[:SLIPS], tit-for-tat, minilm, equilibrium, adaptive, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
     "or PROVIDER/MODEL[+MODE...] such as openai/gpt-4o-mini+cot"
 )

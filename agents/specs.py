@@ -58,6 +58,10 @@ def make_agent(spec: AgentSpec | str, game: GameSpec, params: dict[str, object],
         return RandomAgent(np.random.default_rng(seed))
     if spec.kind == "tit-for-tat":
         return TitForTatAgent()
+    if spec.kind == "bot":
+        from agents.bots import make_bot as make_strategy_bot
+
+        return make_strategy_bot(game, params, seed=seed, slips=spec.slips)
     if spec.kind == "minilm":
         from agents.associations import AssociationAgent
 
@@ -95,6 +99,11 @@ def check_fits(spec: AgentSpec, game: GameSpec) -> None:
         problem = missing()
         if problem is not None:
             raise SpecError(f"minilm is unavailable: {problem}")
+    if spec.kind == "bot":
+        from agents.bots import bot_games
+
+        if game.id not in bot_games():
+            raise SpecError(f"bot plays only {', '.join(bot_games())}, not {game.id}")
     if spec.kind in GAMA_BOTS and game.benchmark != "GAMA-Bench":
         raise SpecError(f"{spec.kind} plays only GAMA-Bench's games, not {game.id}")
     simultaneous_nodes = kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS

@@ -59,6 +59,7 @@ _CLASSIC = {
                                    "(all pick 0, bid G/N, give nothing, Stewart's plan...)"),
     "adaptive": ("Adaptive", "reacts to the last round it saw (best response to the last "
                              "average, the majority dish, retaliation...)"),
+    "bot": ("Strategy bot", "a strategy written for this game"),
     "minilm": ("MiniLM words", "gives clues and guesses by word similarity (the "
                                "all-MiniLM-L6-v2 model, run offline)"),
 }
@@ -69,7 +70,7 @@ def opponents_for(game: GameSpec) -> list[Opponent]:
 
     This is the single place the list is built; language-model opponents join it here.
     """
-    order = ["mcts", "ismcts", "minilm", "equilibrium", "adaptive", "tit-for-tat", "random"]
+    order = ["bot", "mcts", "ismcts", "minilm", "equilibrium", "adaptive", "tit-for-tat", "random"]
     fits = sorted(agents_for(game), key=order.index)
     return [Opponent(spec, *_CLASSIC[spec]) for spec in fits] + llm_opponents()
 
