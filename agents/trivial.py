@@ -20,7 +20,7 @@ from games.actions import ActionId
 TRIVIAL = ("first", "pass")
 
 _PASSIVE = re.compile(r"\b(pass|passes|stay|stays|stop|end|ends|done|fold|check|hold|wait|"
-                      r"skip|decline|reject|no deal|nothing|cooperate|go home|"
+                      r"skip|decline|reject|no deal|nothing|go home|"
                       r"end gathering|end turn)\b", re.IGNORECASE)
 
 

@@ -32,6 +32,11 @@ BOTS: dict[str, str] = {
     "are_you_the_traitor": "agents.bots.traitor:TraitorBot",
     "two_rooms_and_a_boom": "agents.bots.two_rooms:TwoRoomsBot",
     "arctic_scavengers": "agents.bots.arctic:ArcticBot",
+    "kuhn_poker": "agents.bots.kuhn_poker:KuhnBot",
+    "liars_dice": "agents.bots.liars_dice:LiarsDiceBot",
+    "first_sealed_auction": "agents.bots.auction:AuctionBot",
+    "pig": "agents.bots.pig:PigBot",
+    "iterated_prisoners_dilemma": "agents.bots.prisoners:PrisonersBot",
 }
 """Game id -> ``module:Class`` of its bot."""
 
