@@ -16,7 +16,6 @@ the measured numbers in ``agents/ladder.json`` (the Leaderboard shows them).
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
 import time
