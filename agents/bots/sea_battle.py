@@ -8,9 +8,12 @@ Every turn the bot
    enemy ship actually gave in the last turns, so a fleet that never moves is expected to stay;
 2. tries every combination of its own ships' moves (at most 4^3 = 64), sailing them together
    as the rules do (rocks, rams between its own ships), and gives each ship its best side;
+   a combination where a ship knocks on a rock is never played if that ship has a move that
+   does not (only a ship with a rock dead ahead, which can do nothing but stay, may take one
+   knock to turn away, and only when staying there is worth less);
 3. scores a combination by the damage it expects to deal (more for a hit that sinks), minus the
-   damage it expects to take, minus what it does to itself (rocks, rams, its own shots, each
-   point weighed above a hit), minus how many turns each ship then needs to reach a square from
+   damage it expects to take, minus what it does to itself (rams, its own shots, each point
+   weighed above a hit), minus how many turns each ship then needs to reach a square from
    which it fires on an enemy ship out of that ship's broadside (a shortest path over square and
    heading that steers round rocks), and plays the best.
 
@@ -69,6 +72,8 @@ EXPOSED = 2.0
 FAR = 60.0
 MODEL_WEIGHT = 3.0
 """How many remembered enemy orders weigh as much as the bot's own model of that ship."""
+Note = tuple[tuple[float, "Boat | None"], "Boat", int, float]
+"""A ship's planned shot (worth, likeliest target), the ship, its side, its turns to fire."""
 MEMORY = 0.85
 """How much of the enemy's order counts carries over from one turn to the next."""
 CARELESS = 0.1
@@ -210,18 +215,19 @@ def sea_of(rocks: frozenset[Cell]) -> Sea:
 
 
 def sail_fleet(sea: Sea, boats: Sequence[Boat], moves: Sequence[int]
-               ) -> list[tuple[Cell, int, int]]:
+               ) -> list[tuple[Cell, int, int, int]]:
     """One fleet's moves played out together as the rules do, with no other ship about:
-    each ship's square, heading and the damage it takes (rocks and rams)."""
+    each ship's square, heading, rock knocks and rams."""
     cells = [boat.cell for boat in boats]
     headings = [boat.heading for boat in boats]
-    hurt = [0] * len(boats)
+    knocks = [0] * len(boats)
+    rams = [0] * len(boats)
 
     def step(movers: list[int]) -> None:
         target = {i: _ahead(cells[i], headings[i]) for i in movers}
         blocked = {i for i in movers if sea.is_rock(target[i])}
         for i in blocked:
-            hurt[i] += 1
+            knocks[i] += 1
         rammed: set[int] = set()
         changed = True
         while changed:
@@ -245,13 +251,13 @@ def sail_fleet(sea: Sea, boats: Sequence[Boat], moves: Sequence[int]
             if i not in blocked:
                 cells[i] = target[i]
         for i in rammed:
-            hurt[i] += 1
+            rams[i] += 1
 
     step([i for i, move in enumerate(moves) if move != STAY])
     for i, move in enumerate(moves):
         headings[i] = _turned(headings[i], move)
     step([i for i, move in enumerate(moves) if move in (0, 2)])
-    return [(cells[i], headings[i], hurt[i]) for i in range(len(boats))]
+    return [(cells[i], headings[i], knocks[i], rams[i]) for i in range(len(boats))]
 
 
 def fleet(state: Any, seat: int) -> list[Boat]:
@@ -346,8 +352,8 @@ class SeaBattleBot:
         for boat, order in zip(ours, orders, strict=True):
             digits[boat.number] = order
         action = joint(digits)
-        return Decision(ActionId(action=action), raw=view.label(action), reasoning=why,
-                        seconds=time.perf_counter() - start)
+        return Decision(ActionId(action=action), raw=state.label(view.seat, action),
+                        reasoning=why, seconds=time.perf_counter() - start)
 
     # --- the enemy ------------------------------------------------------------------------
 
@@ -388,18 +394,23 @@ class SeaBattleBot:
               enemy: Forecast) -> tuple[list[int], str]:
         """The best order of each of our ships, and a sentence why."""
         fields = [sea.approach(_firing_squares(sea, boat)) for boat in theirs]
-        best: tuple[float, list[int], str] = (-math.inf, [], "")
+        boxed = [sea.is_rock(_ahead(boat.cell, boat.heading)) for boat in ours]
+        best: tuple[float, list[int], list[Note]] = (-math.inf, [], [])
         for moves in itertools.product(MOVES, repeat=len(ours)):
             ends = sail_fleet(sea, ours, moves)
-            friends = {cell: boat for boat, (cell, _, _) in zip(ours, ends, strict=True)}
+            if any(end[2] and not stuck for end, stuck in zip(ends, boxed, strict=True)):
+                continue  # a knock on a rock that some other move avoids: never
+            friends = {cell: boat for boat, (cell, *_) in zip(ours, ends, strict=True)}
             total, orders, notes = 0.0, [], []
-            for boat, move, (cell, heading, hurt) in zip(ours, moves, ends, strict=True):
+            for boat, move, (cell, heading, knocks, rams) in zip(ours, moves, ends,
+                                                                  strict=True):
+                hurt = knocks + rams
                 wear = 1.0 + 0.05 * boat.damage + (1.0 if boat.hull <= 4 else 0.0)
-                rams = sum(p for _, p in enemy.occupied.get(cell, ()))
+                clash = sum(p for _, p in enemy.occupied.get(cell, ()))
                 if cell != boat.cell:
-                    rams += enemy.staying.get(_ahead(boat.cell, boat.heading), 0.0)
+                    clash += enemy.staying.get(_ahead(boat.cell, boat.heading), 0.0)
                 distance = min((float(f[state_id(cell, heading)]) for f in fields), default=0.0)
-                total -= (SELF_COST * hurt + wear * (enemy.threat.get(cell, 0.0) + rams)
+                total -= (SELF_COST * hurt + wear * (enemy.threat.get(cell, 0.0) + clash)
                           + STEP_COST * min(distance, FAR))
                 others = {c: b for c, b in friends.items() if b is not boat}
                 shots = [volley(sea, cell, heading, side, others, enemy) for side in (0, 1)]
@@ -409,8 +420,8 @@ class SeaBattleBot:
                 notes.append((shots[side], boat, side, distance))
             total += 1e-6 * float(self._rng.random())
             if total > best[0]:
-                best = (total, orders, _why(notes))
-        return best[1], best[2]
+                best = (total, orders, notes)
+        return best[1], _why(best[2])
 
 
 def _firing_squares(sea: Sea, target: Boat) -> dict[int, float]:
@@ -429,7 +440,7 @@ def _firing_squares(sea: Sea, target: Boat) -> dict[int, float]:
     return states
 
 
-def _why(notes: Sequence[tuple[tuple[float, Boat | None], Boat, int, float]]) -> str:
+def _why(notes: Sequence[Note]) -> str:
     """One sentence: the best shot planned, else the ship nearest a firing square."""
     (worth, target), boat, side, _ = max(notes, key=lambda note: note[0][0])
     if target is not None and worth >= 0.8:
