@@ -73,7 +73,7 @@ def test_turns_away_from_the_rock_it_is_heading_for():
 def test_fires_on_an_enemy_in_range(heading, side):
     """Blue 1 lies two squares off Red 1's side, out of Red 1's reach of its own broadside:
     the bot fires that side and hits it."""
-    dx, dy = {"north": (2, 0), "south": (2, 0), "east": (0, 2), "west": (0, -2)}[heading]
+    dx, dy = {"north": (2, 0), "south": (2, 0), "east": (0, 2), "west": (0, 2)}[heading]
     blue_heading = "east" if heading in ("north", "south") else "north"
     state = sea({"R1": (10, 10, heading, 0), "B1": (10 + dx, 10 + dy, blue_heading, 0)})
     label = red_turn(state)
