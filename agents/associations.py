@@ -6,9 +6,11 @@ model itself.
 
 - **Spymaster.** Candidate clues are the table's words (the game's word list and a few
   thousand common English words), minus every word the clue rule forbids now (a visible
-  card's word, part of one, or containing one). For each candidate and n = 1..4 the clue is worth n when its
-  n-th closest own agent is closer (by a margin) than every other hidden card, with the
-  assassin kept further away than the rest; the best clue and n win (ties to the wider gap).
+  card's word, part of one, or containing one) and every other form of a visible card's
+  word (WAVING for WAVE). For each candidate and n = 1..4 the clue is worth n when its
+  n-th closest own agent is close (``MIN_LINK``) and closer (by a margin) than every other
+  hidden card, with the assassin kept further away than the rest; the best clue and n win
+  (ties to the wider gap). With none, the clue for 1 with the widest gap.
 - **Operative.** Guesses the hidden card closest to the clue, as many times as the number
   says (any number after 0 or ``unlimited`` while the card is still close), then ends the
   turn. It reads the board, what is revealed and the clues; never the key. A clue outside
@@ -22,22 +24,28 @@ Deterministic: the same view gives the same move.
 
 from __future__ import annotations
 
+import functools
 import time
 
 import numpy as np
 
 from agents.base import Decision, SeatView
-from agents.embedding import Lexicon, WordEncoder, lexicon, table
+from agents.embedding import Lexicon, WordEncoder, forms, lexicon, table
 from games.actions import Text
 from games.gamebench import codenames as cn
 from games.gamebench.codenames_words import WORDS
 
-MARGIN = 0.03
+MARGIN = 0.05
 """How much closer than any other hidden card a clue's agents must be."""
-ASSASSIN_MARGIN = 0.08
+ASSASSIN_MARGIN = 0.10
 """...and how much closer than the assassin."""
+MIN_LINK = 0.30
+"""How close every agent a clue counts must be to it, as the cosine of the centred vectors of
+:class:`agents.embedding.Lexicon` (lion-jaguar 0.48, sea-beach 0.51, lion-pencil -0.02; one
+pair of a card and a table word in 200 is this close): weaker links read as noise to a
+person."""
 MAX_NUMBER = 4
-OPEN_GUESS = 0.33
+OPEN_GUESS = 0.30
 """After 0 or ``unlimited``, keep guessing while the closest card is at least this close."""
 
 
@@ -77,7 +85,10 @@ class AssociationAgent:
         own = [c for c in hidden if state.key[c] == team]
         others = [c for c in hidden if state.key[c] != team]
         every = self.words.words
-        allowed = [i for i, w in enumerate(every) if not cn.clashes(w, visible)]
+        kin = _kin(every)
+        barred = set().union(*(kin.get(w, ()) for w in visible))
+        allowed = [i for i, w in enumerate(every)
+                   if i not in barred and not cn.clashes(w, visible)]
         clues = [every[i] for i in allowed]
         vectors = self.words.vectors[allowed]
         board = self.words.encode([WORDS[state.words[c]] for c in hidden])
@@ -90,20 +101,22 @@ class AssociationAgent:
             danger = np.maximum(danger, sims[:, column[card]] + margin)
         best = (0, -np.inf, 0, 1)  # (n, gap, clue index, n)
         for n in range(1, min(MAX_NUMBER, len(own)) + 1):
-            gaps = mine[:, n - 1] - danger
+            gaps = np.where(mine[:, n - 1] >= MIN_LINK, mine[:, n - 1] - danger, -np.inf)
             i = int(np.argmax(gaps))
             if gaps[i] > 0 and (n, gaps[i]) > best[:2]:
                 best = (n, float(gaps[i]), i, n)
-        if best[0] == 0:  # nothing safe: the single closest link, whatever the gap
+        if best[0] == 0:  # nothing safe and close: the single closest link, whatever the gap
             gaps = mine[:, 0] - danger
             i = int(np.argmax(gaps))
             best = (1, float(gaps[i]), i, 1)
-        _, gap, i, n = best
+        _, _, i, n = best
         word = clues[i].upper()
         linked = [WORDS[state.words[own[j]]].upper()
                   for j in np.argsort(-sims[i, [column[c] for c in own]])[:n]]
+        nearest = max((float(sims[i, column[c]]) for c in others), default=-1.0)
         return (f"clue: {word} {n}",
-                f"{word} links {', '.join(linked)} (margin {gap:.2f} over the other cards)")
+                f"{word} links {', '.join(linked)} (closeness {mine[i, n - 1]:.2f}; the "
+                f"closest other card {nearest:.2f})")
 
     # --- the operative ----------------------------------------------------------------------
 
@@ -144,6 +157,21 @@ class AssociationAgent:
         return (f"guess {state.word(card)}",
                 f"{word.upper()} means nothing known here; {state.word(card)} is the card "
                 "closest to this team's earlier clues")
+
+
+@functools.cache
+def _kin(words: tuple[str, ...]) -> dict[str, frozenset[int]]:
+    """For each card word, the table words that are a form of it or share a stem with it
+    (WAVING for WAVE, BERRIES for BERRY, RACING for RACER): the rules bar a card's word and
+    the words containing it or in it; a fair spymaster bars its other forms too."""
+    known = set(words)
+    by_stem: dict[str, set[int]] = {}
+    for i, word in enumerate(words):
+        for stem in {word, *(f for f in forms(word) if f in known)}:
+            by_stem.setdefault(stem, set()).add(i)
+    return {card: frozenset(i for stem in {card, *(f for f in forms(card) if f in known)}
+                            for i in by_stem.get(stem, ()))
+            for card in WORDS}
 
 
 def _candidates(words: object = None) -> tuple[str, ...]:
