@@ -92,4 +92,5 @@ demo.queue(**serving.QUEUE)
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    llm_page.prepare_offline_models()  # in the background: the page serves meanwhile
     demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH)  # honours GRADIO_SERVER_*

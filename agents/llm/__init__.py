@@ -44,7 +44,9 @@ class Choice:
 
     ``spec`` is what to pass to ``make_agent``; ``entity`` is the name ratings use.
     ``status`` is ``ready`` (playable now), ``needs_key`` (ask the person for a key; the
-    variables that would hold it are ``key_names``) or ``unavailable`` (``note`` says why).
+    variables that would hold it are ``key_names``), ``preparing`` (the offline model is
+    being installed in the background; ``note`` says the step and its progress) or
+    ``unavailable`` (``note`` says why).
     """
 
     id: str
@@ -75,12 +77,26 @@ def _choice(entry: Opponent, env: Mapping[str, str], opponents: Opponents) -> Ch
     status, note = "ready", ""
     names = tuple(entry.key_names())
     if entry.provider == "local":
-        problem = missing(entry)
-        if problem is not None:
-            status, note = "unavailable", problem
+        status, note = _local_status(entry)
         names = ()
-    elif entry.provider in ("openai", "anthropic") and not any(env.get(n) for n in names):
+    elif entry.provider in ("openai", "anthropic", "hf") and not any(env.get(n) for n in names):
         status, note = "needs_key", f"set {' or '.join(names)} or enter a key"
     return Choice(entry.id, entry.name, spec, "+".join([entry.spec, *modes]), entry.provider,
                   status, names, note, "vision" in modes, entry.price_input,
                   entry.price_output)
+
+
+def _local_status(entry: Opponent) -> tuple[str, str]:
+    """An offline opponent's status: ready, being prepared (with the step), or unavailable
+    (what is missing, or why its preparation failed)."""
+    from agents.llm.prepare import preparation
+
+    problem = missing(entry)
+    if problem is None:
+        return "ready", ""
+    progress = preparation().progress(entry)
+    if progress is None:
+        return "unavailable", problem
+    if progress.state == "failed":
+        return "unavailable", f"its preparation failed: {progress.problem}"
+    return "preparing", progress.step

