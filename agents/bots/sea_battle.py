@@ -10,7 +10,8 @@ Every turn the bot
    as the rules do (rocks, rams between its own ships), and gives each ship its best side;
    a combination where a ship knocks on a rock is never played if that ship has a move that
    does not (only a ship with a rock dead ahead, which can do nothing but stay, may take one
-   knock to turn away, and only when staying there is worth less);
+   knock to turn away, and only when staying there is worth less; ending a turn with a rock
+   dead ahead is charged as that knock to come, so ships seldom sail into such dead ends);
 3. scores a combination by the damage it expects to deal (more for a hit that sinks), minus the
    damage it expects to take, minus what it does to itself (rams, its own shots, each point
    weighed above a hit), minus how many turns each ship then needs to reach a square from
@@ -65,7 +66,7 @@ SELF_COST = 3.0
 of damage dealt: more than a hit is worth, so no shot is ever bought with a wreck."""
 STEP_COST = 0.4
 """What one turn more to reach a firing square costs."""
-ESCAPE = 7.0
+ESCAPE = 15.0
 """A rock knock on the way, in turns: a ship boxed in by rocks takes one only to get out."""
 EXPOSED = 2.0
 """A firing square in the target's broadside counts as this many turns further."""
@@ -346,7 +347,8 @@ class SeaBattleBot:
         sea = sea_of(frozenset(state.get_game().rocks))
         ours, theirs = fleet(state, view.seat), fleet(state, 1 - view.seat)
         self._remember(state, 1 - view.seat)
-        enemy = forecast(sea, theirs, [self._predict(sea, boat, ours) for boat in theirs])
+        us = forecast(sea, ours, [np.full(ORDERS, 1.0 / ORDERS) for _ in ours])
+        enemy = forecast(sea, theirs, [self._predict(sea, boat, ours, us) for boat in theirs])
         orders, why = self._plan(sea, ours, theirs, enemy)
         digits = [NO_ORDER] * SHIPS
         for boat, order in zip(ours, orders, strict=True):
@@ -370,11 +372,10 @@ class SeaBattleBot:
                     counts[order.move * 2 + order.side] += 1.0
         self._seen = state.turn
 
-    def _predict(self, sea: Sea, boat: Boat, ours: Sequence[Boat]) -> np.ndarray:
+    def _predict(self, sea: Sea, boat: Boat, ours: Sequence[Boat], us: Forecast
+                 ) -> np.ndarray:
         """Probabilities of ``boat``'s eight orders: a soft best response against our fleet
-        sailing at random, mixed with the orders it gave lately."""
-        uniform = [np.full(ORDERS, 1.0 / ORDERS) for _ in ours]
-        us = forecast(sea, ours, uniform)
+        sailing at random (``us``), mixed with the orders it gave lately."""
         worth = np.zeros(ORDERS)
         for order in range(ORDERS):
             move, side = divmod(order, 2)
@@ -404,7 +405,7 @@ class SeaBattleBot:
             total, orders, notes = 0.0, [], []
             for boat, move, (cell, heading, knocks, rams) in zip(ours, moves, ends,
                                                                   strict=True):
-                hurt = knocks + rams
+                hurt = knocks + rams + int(sea.is_rock(_ahead(cell, heading)))  # a knock to come
                 wear = 1.0 + 0.05 * boat.damage + (1.0 if boat.hull <= 4 else 0.0)
                 clash = sum(p for _, p in enemy.occupied.get(cell, ()))
                 if cell != boat.cell:
