@@ -200,8 +200,9 @@ class Lexicon:
 
 
 def forms(word: str) -> list[str]:
-    """Forms ``word`` may be an inflection of, most likely first: OCEANS -> ocean,
-    BERRIES -> berry, RACING -> race, racing's rac (the table decides which is a word)."""
+    """The words ``word`` may be an inflection of, by suffix rules: OCEANS -> ocean, BERRIES
+    -> berry, RUNNING -> run, RACING -> rac, race (some are no words: the caller keeps those
+    it knows)."""
     found: list[str] = []
     rules = (("ies", "y"), ("ves", "f"), ("ves", "fe"), ("es", ""), ("s", ""), ("ing", ""),
              ("ing", "e"), ("ied", "y"), ("ed", ""), ("ed", "e"), ("ier", "y"), ("er", ""),
