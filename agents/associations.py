@@ -39,10 +39,10 @@ MARGIN = 0.05
 """How much closer than any other hidden card a clue's agents must be."""
 ASSASSIN_MARGIN = 0.10
 """...and how much closer than the assassin."""
-MIN_LINK = 0.30
+MIN_LINK = 0.32
 """How close every agent a clue counts must be to it, as the cosine of the centred vectors of
 :class:`agents.embedding.Lexicon` (lion-jaguar 0.48, sea-beach 0.51, lion-pencil -0.02; one
-pair of a card and a table word in 200 is this close): weaker links read as noise to a
+pair of a card and a table word in 300 is this close): weaker links read as noise to a
 person."""
 MAX_NUMBER = 4
 OPEN_GUESS = 0.30
