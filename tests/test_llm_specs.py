@@ -52,7 +52,7 @@ def test_bad_modes_are_refused_with_the_allowed_ones(spec, says):
 
 
 def test_unknown_provider_lists_the_known_ones():
-    with pytest.raises(SpecError, match="known: anthropic, compat, local, openai"):
+    with pytest.raises(SpecError, match="known: anthropic, compat, hf, local, openai"):
         make_agent("gemini/pro", TIC, TIC.params(), seed=1)
 
 
