@@ -103,21 +103,26 @@ class Vocabulary:
         return sorted(found, key=lambda item: item[0])
 
 
-_CLAUSES = re.compile(r"(?<=[.!?;:])\s+|\s+(?:but|although|whereas|however)\s+|\s*[()]\s*",
+_CLAUSES = re.compile(r"(?<=[.!?;])\s+|\s+(?:but|although|whereas|however)\s+|\s*[()]\s*",
                       re.IGNORECASE)
 _MENTION = re.compile(
     r"\bplayer\s*#?(?P<n>\d+)|\bp(?P<p>\d+)\b"
     r"|\b(?P<self>i\s+am|i'm|i’m|im|i\s+was\s+dealt|i\s+hold|i\s+have|i've\s+got|i\s+got"
     r"|my\s+(?:card|character|role|colou?r|team|side))\b"
-    r"|\b(?P<you>you\s+are|you're|you’re|you\s+were|your\s+(?:card|character|role|colou?r|"
-    r"team|side))", re.IGNORECASE)
+    r"|\b(?P<you>you(?:'re|’re)?|your\s+(?:card|character|role|colou?r|team|side))\b",
+    re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|no|nor|hardly)\b|n't\b|n’t\b", re.IGNORECASE)
+_OBJECT = re.compile(r"\b(?:for|find|finding|hunt|hunting|catch|catching|seek|seeking|protect|"
+                     r"protecting|help|helping|with|against|from|about|at|to|away)\s+"
+                     r"(?:the\s+|a\s+|an\s+|our\s+|their\s+|your\s+|my\s+)?$", re.IGNORECASE)
+"""Words that make a role the object of a sentence ("looking for the Traitor"), not what
+someone is."""
 _DOUBT = re.compile(r"^\W*(?:i\s+(?:do\s+not|don't|don’t)\s+(?:think|believe)|i\s+doubt)\b",
                     re.IGNORECASE)
 _QUESTION = re.compile(r"^\W*(?:are|is|am|do|does|did|who|what|which|will|would|can|could|"
                        r"should|why|how|where|whom|have|has)\b", re.IGNORECASE)
 _ACCUSE = re.compile(r"\b(?:suspect|accuse|blame|distrust|(?:do\s+not|don't|don’t)\s+trust|"
-                     r"watch\s+out\s+for|(?:call\s+)?stop\s+on|vote\s+(?:for|against))\b",
+                     r"watch\s+out\s+for|keep\s+an\s+eye\s+on|(?:call\s+)?stop\s+on|vote\s+(?:for|against))\b",
                      re.IGNORECASE)
 _LYING = re.compile(r"\b(?:is|are)\s+lying\b|\bliar\b|\blies\b|\bsuspicious\b|\bshady\b",
                     re.IGNORECASE)
@@ -171,6 +176,8 @@ def read_claims(text: str, speaker: int, vocabulary: Vocabulary, players: int, *
         doubt = _DOUBT.match(clause) is not None
         named: set[int] = set()
         for start, end, roles in vocabulary.named(clause):
+            if _OBJECT.search(clause[max(0, start - 40):start]):
+                continue
             before = [m for m in seats if m[1] <= start]
             after = [m for m in seats if m[0] >= end]
             subject = before[-1] if before else after[0] if after else None
@@ -215,8 +222,9 @@ def read_answer(question: str, answer: str, asker: int, answerer: int,
     """What an answer claims: its own statements ("you" is the asker), and a bare yes or no
     to a question about the answerer ("Are you the Keyholder?" "No.")."""
     found = read_claims(answer, answerer, vocabulary, players, you=asker)
-    asked = [c for c in read_claims(question, asker, vocabulary, players, you=answerer,
-                                    questions=True) if c.subject == answerer]
+    asked = [] if asks_who(question) else \
+        [c for c in read_claims(question, asker, vocabulary, players, you=answerer,
+                                questions=True) if c.subject == answerer]
     if asked and not any(c.subject == answerer for c in found):
         roles = asked[0].roles
         if _NO.match(answer):
@@ -224,6 +232,16 @@ def read_answer(question: str, answer: str, asker: int, answerer: int,
         elif _YES.match(answer):
             found.append(Claim(answerer, answerer, roles))
     return found
+
+
+_WHO = re.compile(r"^\W*(?:who|whom|which|what|why|how)\b", re.IGNORECASE)
+
+
+def asks_who(question: str) -> bool:
+    """Whether a question asks for a name or an opinion ("Who is the Traitor?"), not for a
+    yes or a no."""
+    asked = [c for c in clauses(question) if _is_question(c)]
+    return bool(asked) and _WHO.match(asked[-1]) is not None
 
 
 def unique(claims: Iterable[Claim]) -> list[Claim]:

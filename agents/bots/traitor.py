@@ -31,6 +31,7 @@ from agents.bots.deduction import (
     Claim,
     Vocabulary,
     Voice,
+    asks_who,
     read_answer,
     read_claims,
     speech,
@@ -79,7 +80,6 @@ VOCABULARY = Vocabulary(
     every=EVERY, suspect=EVIL, trusted=GOOD)
 
 _ASKED = re.compile(r"^\(to player (\d+)\)\s*(.*)$", re.DOTALL)
-_WHO = re.compile(r"\b(?:who|whom|which\s+(?:player|one|of))\b", re.IGNORECASE)
 _ROUND_END = ("calls", "round ends")
 
 
@@ -221,11 +221,15 @@ def beliefs(sight: Sight, habit: Habits) -> Beliefs:
     worlds = found.worlds
 
     def false_rate(claim: Claim) -> np.ndarray:
+        """How likely a speaker says this though it is false: the evil side claims good
+        characters freely, the Keyholder hides, nobody falsely owns up to being evil."""
         speaker = worlds[:, claim.speaker]
         evil_side = np.isin(speaker, list(EVIL))
-        if claim.subject == claim.speaker:
-            return np.where(evil_side, 0.85, np.where(speaker == KEYHOLDER, 0.6, 0.15))
-        return np.where(evil_side, 0.8, 0.45)
+        if claim.subject != claim.speaker:
+            return np.where(evil_side, 0.8, 0.45)
+        if claim.roles <= EVIL:
+            return np.where(evil_side, 0.1, 0.05)
+        return np.where(evil_side, 0.85, np.where(speaker == KEYHOLDER, 0.6, 0.15))
 
     found.weigh_claims(sight.claims, false_rate)
     return found
@@ -395,7 +399,8 @@ class TraitorBot:
             accused = frame(sight, found)
         else:
             accused, p = suspect(sight, found, {TRAITOR})
-            if p < 1.2 / max(1, sight.players - len(sight.wizards) - 1):
+            candidates = sight.players - len(sight.wizards) - (sight.seat not in sight.wizards)
+            if p < 1.2 / max(1, candidates):
                 return None, "", ""
         return accused, self._reason(sight, accused), "Traitor"
 
@@ -420,8 +425,13 @@ class TraitorBot:
             reasons.append(f"{name} was quick to point at {player(pointed[0])}")
         if seat in sight.wizards:
             reasons.append(f"{name}'s story about the Wizards does not add up")
-        return self.voice.pick(reasons or [f"{name}'s answers do not add up",
-                                           f"{name} has been vague about their character"])
+        if not reasons:
+            answered = any(u.speaker == seat and u.kind == "answers" for u in sight.said)
+            owned = any(c.speaker == seat == c.subject for c in sight.claims)
+            reasons.append(f"{name}'s answers do not add up" if answered else
+                           f"{name} has been vague about their character" if owned else
+                           f"{name} has not said which character they hold")
+        return self.voice.pick(reasons)
 
     def _opinion(self, sight: Sight, found: Beliefs, seat: int) -> str:
         name = player(seat)
@@ -446,7 +456,7 @@ class TraitorBot:
             options = ["Are you the Good Wizard?", "Why should I believe you are the Good Wizard?",
                        "Which of the Wizards is the good one, in your view?"]
         elif role == EVIL_WIZARD:
-            options = ["Are you the Keyholder?", "Who do you think holds the key, the Keyholder?",
+            options = ["Are you the Keyholder?", "Who do you think is the Keyholder?",
                        "Are you a Guard or the Keyholder?"]
         else:
             options = ["Are you the Traitor?", "Which character did you get this round?",
@@ -459,9 +469,11 @@ class TraitorBot:
     def _answer(self, sight: Sight, found: Beliefs) -> str:
         asker = sight.asked_by if sight.asked_by is not None else sight.seat
         question = sight.question
-        asked = [c for c in read_claims(question, asker, VOCABULARY, sight.players,
-                                        you=sight.seat, questions=True)
-                 if c.subject == sight.seat]
+        who = asks_who(question)
+        asked = [] if who else [c for c in read_claims(question, asker, VOCABULARY,
+                                                       sight.players, you=sight.seat,
+                                                       questions=True)
+                                if c.subject == sight.seat]
         cover = COVER[sight.role]
         if asked:
             yes = cover in asked[0].roles
@@ -475,7 +487,7 @@ class TraitorBot:
                      if c.subject not in (sight.seat, asker)]
         if mentioned:
             return speech([self._opinion(sight, found, mentioned[0])])
-        if _WHO.search(question):
+        if who:
             accused, why, target = self._accusation(sight, found)
             if accused is not None:
                 return speech([f"I suspect {player(accused)} of being the {target}: {why}"])

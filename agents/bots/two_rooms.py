@@ -156,49 +156,54 @@ def beliefs(sight: Sight) -> Beliefs:
 class Table:
     """What decides the end in one world: where the President and the Bomber are, whether
     either is a leader (leaders never move), each room's movable players, each leader's
-    team."""
+    team, and how often each leader plays for its team rather than at random (this seat
+    knows its own room; the other leader is half a guess)."""
 
     movable: tuple[int, int]
     teams: tuple[str, str]
     president_leads: bool
     bomber_leads: bool
+    sense: tuple[float, float]
 
 
-def _policy(table: Table, room: int, where: tuple[int, int]) -> dict[str, float]:
-    """How a room's leader sends, by category (the President, the Bomber, someone else):
-    half at random, half as its team would want."""
+def _wanted(table: Table, room: int, where: tuple[int, int], final: bool) -> dict[str, float]:
+    """Whom a leader who knows where the President and the Bomber are sends, by category
+    (the President, the Bomber, someone else). Before the last exchange both teams keep
+    what they hold (a Bomber sent early can be sent back); at the last, Red brings the two
+    together and Blue parts them, guessing when both leaders could move one."""
+    r_p, r_b = where
+    here_p = r_p == room and not table.president_leads
+    here_b = r_b == room and not table.bomber_leads
+    team, rival = table.teams[room], table.teams[1 - room]
+    both = r_p == r_b == room
+    if team == "blue" and both and (here_b or here_p):
+        return {B_SEND: 1.0} if here_b else {P_SEND: 1.0}
+    if not final or team not in ("red", "blue") or both:
+        return {OTHER: 1.0}
+    if team == "red" and (here_b or here_p):
+        mover, fixed = (B_SEND, table.president_leads) if here_b else \
+            (P_SEND, table.bomber_leads)
+        share = 1.0 if fixed or rival != "red" else 0.5
+        return {mover: share, OTHER: 1 - share}
+    if team == "blue" and here_p and rival == "red" and not table.bomber_leads:
+        return {P_SEND: 0.5, OTHER: 0.5}
+    return {OTHER: 1.0}
+
+
+def _policy(table: Table, room: int, where: tuple[int, int],
+            final: bool) -> dict[str, float]:
+    """How a room's leader sends, by category: at random, or as its team wants."""
     r_p, r_b = where
     here_p = r_p == room and not table.president_leads
     here_b = r_b == room and not table.bomber_leads
     movable = table.movable[room]
     others = movable - here_p - here_b
     uniform = {P_SEND: here_p / movable, B_SEND: here_b / movable, OTHER: others / movable}
-    team, rival = table.teams[room], table.teams[1 - room]
-    want: dict[str, float]
-    if team == "red":
-        if r_p == r_b == room:
-            count = here_p + here_b
-            want = {OTHER: 1.0} if others or not count else \
-                {P_SEND: here_p / count, B_SEND: here_b / count}
-        elif here_b or here_p:
-            mover, stays_put = (B_SEND, table.president_leads) if here_b else \
-                (P_SEND, table.bomber_leads)
-            share = 1.0 if stays_put or rival != "red" else 0.5
-            want = {mover: share, OTHER: 1 - share}
-        else:
-            want = {OTHER: 1.0}
-    elif team == "blue":
-        if r_p == r_b == room and (here_b or here_p):
-            want = {B_SEND: 1.0} if here_b else {P_SEND: 1.0}
-        elif here_p and rival == "red" and r_b != room and not table.bomber_leads:
-            want = {P_SEND: 0.5, OTHER: 0.5}
-        else:
-            want = {OTHER: 1.0}
-    else:
-        want = uniform
+    want = _wanted(table, room, where, final)
     if want.get(OTHER, 0.0) > 0 and not others:
         want = uniform
-    return {k: 0.5 * uniform.get(k, 0.0) + 0.5 * want.get(k, 0.0) for k in uniform}
+    sense = table.sense[room]
+    return {k: (1 - sense) * uniform[k] + sense * want.get(k, 0.0) for k in uniform}
 
 
 def _moved(where: tuple[int, int], sent: tuple[str, str]) -> tuple[int, int]:
@@ -217,8 +222,9 @@ def red_chance(table: Table, where: tuple[int, int], exchanges: int) -> float:
     if exchanges == 0:
         return 1.0 if where[0] == where[1] else 0.0
     total = 0.0
-    for a, pa in _policy(table, 0, where).items():
-        for b, pb in _policy(table, 1, where).items():
+    final = exchanges == 1
+    for a, pa in _policy(table, 0, where, final).items():
+        for b, pb in _policy(table, 1, where, final).items():
             if pa * pb:
                 total += pa * pb * red_chance(table, _moved(where, (a, b)), exchanges - 1)
     return total
@@ -229,6 +235,7 @@ def hostage_chances(sight: Sight, found: Beliefs, candidates: list[int]) -> dict
     mine = sight.rooms[sight.seat]
     sizes = Counter(sight.rooms)
     movable = (sizes[0] - 1, sizes[1] - 1)
+    sense = (0.8, 0.5) if mine == 0 else (0.5, 0.8)
     left = tr.ROUNDS - sight.round - 1
     worlds, weights = found.worlds, found.weights
     presidents = np.argmax(worlds == PRESIDENT, axis=1)
@@ -240,9 +247,9 @@ def hostage_chances(sight: Sight, found: Beliefs, candidates: list[int]) -> dict
     out = dict.fromkeys(candidates, 0.0)
     for (p, b, lead0, lead1), weight in zip(groups.tolist(), sums.tolist(), strict=True):
         table = Table(movable, (TEAM_OF[lead0], TEAM_OF[lead1]), p in sight.leaders,
-                      b in sight.leaders)
+                      b in sight.leaders, sense)
         where = (sight.rooms[p], sight.rooms[b])
-        theirs = _policy(table, 1 - mine, where)
+        theirs = _policy(table, 1 - mine, where, left == 0)
         for seat in candidates:
             sent = P_SEND if seat == p else B_SEND if seat == b else OTHER
             chance = sum(q * red_chance(table, _moved(where, (sent, other)), left)
@@ -350,26 +357,30 @@ class TwoRoomsBot:
             if share in legal:
                 return share, None, f"learning the colour of my leader, {player(leader)}"
         for seat, words in self._report(sight, found):
-            if not mine.get(seat):
+            if seat not in mine:
                 return tr.SAY, words, f"telling the room about {player(seat)}"
         for seat in sorted(room, key=lambda s: (s != leader, s)):
             share = self._share_with(sight, seat)
             if share in legal and self.voice.chance(0.8):
                 return share, None, f"learning the card of {player(seat)}"
-        if not mine.get(sight.seat) or self.voice.chance(0.5):
+        if sight.seat not in mine or self.voice.chance(0.5):
             return tr.SAY, self._chatter(sight, found, room), "telling the room where I stand"
         return tr.PASS, None, "nothing new to say or learn"
 
-    def _spoken(self, sight: Sight) -> dict[int, bool]:
-        """Whom this seat's words this round were about (itself for a claim of its own)."""
-        about: dict[int, bool] = {}
-        start = max((i for i, u in enumerate(sight.heard) if u.kind == "exchange"),
-                    default=-1)
-        for said in sight.heard[start + 1:]:
-            if said.speaker == sight.seat and said.kind == "says":
+    def _spoken(self, sight: Sight) -> set[int]:
+        """The seats this seat has already talked about to the company it is in (itself for a
+        claim of its own): since neither it nor they last changed rooms."""
+        moved: dict[int, int] = {}
+        told: dict[int, int] = {}
+        for i, said in enumerate(sight.heard):
+            if said.kind == "exchange":
+                for number in re.findall(r"player (\d+)", said.text):
+                    moved[int(number) - 1] = i
+            elif said.speaker == sight.seat and said.kind == "says":
                 for claim in read_claims(said.text, sight.seat, VOCABULARY, sight.players):
-                    about[claim.subject] = True
-        return about
+                    told[claim.subject] = i
+        return {seat for seat, i in told.items()
+                if i > max(moved.get(seat, -1), moved.get(sight.seat, -1))}
 
     def _report(self, sight: Sight, found: Beliefs) -> list[tuple[int, str]]:
         """What this seat learned that its room should hear (or a useful lie), each with the
@@ -414,6 +425,9 @@ class TwoRoomsBot:
                 f"{player(seat)} is the Bomber, I saw the card",
                 f"Watch out, {player(seat)} showed me the Bomber card"]))
                 for seat, name in seen if name.lower() == "blue team" and seat != leader]
+        weight = ("Bomber", "red", "President")  # the news that matters most first
+        out.sort(key=lambda item: next((i for i, w in enumerate(weight) if w in item[1]),
+                                       len(weight)))
         return [(seat, speech([words])) for seat, words in out]
 
     def _chatter(self, sight: Sight, found: Beliefs, room: list[int]) -> str:
