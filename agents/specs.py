@@ -104,6 +104,12 @@ def check_fits(spec: AgentSpec, game: GameSpec) -> None:
 
         if game.id not in bot_games():
             raise SpecError(f"bot plays only {', '.join(bot_games())}, not {game.id}")
+        if game.id in WORD_GAMES:
+            from agents.embedding import missing as words_missing
+
+            problem = words_missing()
+            if problem is not None:
+                raise SpecError(f"bot is unavailable: {problem}")
     if spec.kind in GAMA_BOTS and game.benchmark != "GAMA-Bench":
         raise SpecError(f"{spec.kind} plays only GAMA-Bench's games, not {game.id}")
     simultaneous_nodes = kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS

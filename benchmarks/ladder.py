@@ -131,3 +131,136 @@ def among(game_id: str, a: str, others: str, games: int, *, reference: str | Non
     for _, ret, _ in _run(ref_jobs, workers):
         tally.reference.append(ret)
     return tally
+
+
+# --- the calibration ------------------------------------------------------------------------
+
+GAMES_PER_PAIRING = 40
+TRIVIAL_TARGET = 0.9
+
+
+@dataclass
+class Row:
+    """One measured pairing of a game's ladder."""
+
+    game: str
+    pairing: str
+    games: int
+    mean: float
+    low: float
+    high: float
+    target: str
+    met: bool
+    seconds_per_game: float
+    returns: float | None = None
+    reference: float | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items()
+                if k != "game"}
+
+
+def _reference(game_id: str) -> str | None:
+    return "equilibrium" if registry.get(game_id).benchmark == "GAMA-Bench" else None
+
+
+def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> list[Row]:
+    """Every pairing of ``game_id``'s ladder, measured."""
+    from agents.ladder import ladder
+
+    rungs = ladder(game_id)
+    if rungs is None:
+        raise SystemExit(f"{game_id} has no ladder in agents/ladder.json")
+    players = registry.get(game_id).load().num_players()
+    rows = []
+    levels = rungs.levels
+    for lower, upper in zip(levels, levels[1:], strict=False):
+        pairing = f"{upper.name} ({upper.spec}) vs {lower.name} ({lower.spec})"
+        tally = (duel(game_id, upper.spec, lower.spec, games, seed=seed, workers=workers)
+                 if players == 2 else
+                 among(game_id, upper.spec, lower.spec, games, seed=seed, workers=workers))
+        low, high = tally.interval()
+        rows.append(Row(game_id, pairing, tally.games, tally.mean, low, high,
+                        "lower bound > 50%", low > 0.5, tally.seconds / max(1, tally.games)))
+    top = levels[-1]
+    for trivial in ("first", "pass"):
+        words = {"first": "always the first legal move", "pass": "always pass/stay/end"}[trivial]
+        if players == 2:
+            tally = duel(game_id, top.spec, trivial, games, seed=seed, workers=workers)
+            low, high = tally.interval()
+            rows.append(Row(game_id, f"{top.name} ({top.spec}) vs {words}", tally.games,
+                            tally.mean, low, high, f"wins >= {TRIVIAL_TARGET:.0%}",
+                            tally.mean >= TRIVIAL_TARGET, tally.seconds / max(1, tally.games)))
+            continue
+        reference = _reference(game_id) or trivial
+        tally = among(game_id, top.spec, trivial, games, reference=reference, seed=seed,
+                      workers=workers)
+        low, high = tally.interval()
+        mine = statistics.fmean(tally.returns)
+        theirs = statistics.fmean(tally.reference)
+        rows.append(Row(game_id, f"{top.name} ({top.spec}) among {players - 1} x {words}",
+                        tally.games, tally.mean, low, high,
+                        f"return >= {reference}'s in its place", mine >= theirs - 1e-9,
+                        tally.seconds / max(1, tally.games), mine, theirs))
+    return rows
+
+
+def _print(rows: list[Row]) -> None:
+    for row in rows:
+        extra = (f"  return {row.returns:.2f} vs {row.reference:.2f}"
+                 if row.returns is not None else "")
+        print(f"{row.game:<28}{row.pairing:<72}{row.games:>5}{row.mean:>7.0%}"
+              f"  [{row.low:.0%}, {row.high:.0%}]  {row.target:<34}"
+              f"{'met' if row.met else 'NOT MET':<8}{row.seconds_per_game:>7.1f}s{extra}",
+              flush=True)
+
+
+def _write(results: dict[str, list[Row]]) -> None:
+    import json
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "agents" / "ladder.json"
+    data = json.loads(path.read_text("utf-8"))
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    for game_id, rows in results.items():
+        data["games"][game_id]["measured"] = [row.as_dict() for row in rows]
+        data["games"][game_id]["measured_at"] = stamp
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    print(f"wrote the measurements of {len(results)} games to {path}")
+
+
+def main() -> None:
+    import argparse
+
+    from agents.ladder import ladders
+
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="*", default=None, metavar="ID",
+                        help="only these games (default: every game with a ladder)")
+    parser.add_argument("-n", "--per-pairing", type=int, default=GAMES_PER_PAIRING,
+                        help=f"games per pairing (default {GAMES_PER_PAIRING})")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--write", action="store_true",
+                        help="store the measurements in agents/ladder.json")
+    args = parser.parse_args()
+    chosen = args.games or list(ladders())
+    print(f"{'game':<28}{'pairing':<72}{'games':>5}{'mean':>7}  {'95% interval':<12}"
+          f"{'target':<34}{'':<8}{'s/game':>8}")
+    results = {}
+    unmet = 0
+    for game_id in chosen:
+        rows = calibrate(game_id, args.per_pairing, workers=args.workers, seed=args.seed)
+        _print(rows)
+        results[game_id] = rows
+        unmet += sum(not row.met for row in rows)
+    print(f"{sum(len(r) for r in results.values())} pairings over {len(results)} games; "
+          f"{unmet} target(s) not met")
+    if args.write:
+        _write(results)
+
+
+if __name__ == "__main__":
+    main()

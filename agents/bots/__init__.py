@@ -32,6 +32,7 @@ BOTS: dict[str, str] = {
     "are_you_the_traitor": "agents.bots.traitor:TraitorBot",
     "two_rooms_and_a_boom": "agents.bots.two_rooms:TwoRoomsBot",
     "arctic_scavengers": "agents.bots.arctic:ArcticBot",
+    "codenames": "agents.bots.codenames:CodenamesBot",
     "kuhn_poker": "agents.bots.kuhn_poker:KuhnBot",
     "liars_dice": "agents.bots.liars_dice:LiarsDiceBot",
     "first_sealed_auction": "agents.bots.auction:AuctionBot",
@@ -49,6 +50,7 @@ NOTES: dict[str, str] = {
     "two_rooms_and_a_boom": "keeps track of what it has seen and heard, talks, shares and "
                             "sends hostages by evidence",
     "arctic_scavengers": "builds its tribe: digs, hires and fights by the cards it holds",
+    "codenames": "gives clues and guesses by word meaning (offline word vectors)",
 }
 """One line about each game's bot, in people's words (the page's opponent note)."""
 

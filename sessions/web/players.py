@@ -67,13 +67,52 @@ _CLASSIC = {
 
 
 def opponents_for(game: GameSpec) -> list[Opponent]:
-    """Every opponent the page offers for ``game``, strongest classic agent first.
+    """Every opponent the page offers for ``game``: its difficulty ladder's levels, strongest
+    first ("Strong · MCTS (1000 simulations)"), then the other classic agents that fit it,
+    then the named language models.
 
     This is the single place the list is built; language-model opponents join it here.
     """
-    order = ["bot", "mcts", "ismcts", "minilm", "equilibrium", "adaptive", "tit-for-tat", "random"]
+    from agents.ladder import ladder
+    from agents.specs import parse_spec
+
+    order = ["bot", "mcts", "ismcts", "minilm", "equilibrium", "adaptive", "tit-for-tat",
+             "random"]
     fits = sorted(agents_for(game), key=order.index)
-    return [Opponent(spec, *_CLASSIC[spec]) for spec in fits] + llm_opponents()
+    rungs = ladder(game.id)
+    levels = [level for level in reversed(rungs.levels) if _fits(level.spec, game)] \
+        if rungs else []
+    taken = {parse_spec(level.spec).entity for level in levels}
+    offered = [Opponent(level.spec, f"{level.name} · {agent_name(level.spec)}",
+                        _level_note(game, level.spec, level.note)) for level in levels]
+    offered += [Opponent(spec, *_classic(spec, game)) for spec in fits
+                if parse_spec(spec).entity not in taken]
+    return offered + llm_opponents()
+
+
+def _fits(spec: str, game: GameSpec) -> bool:
+    from agents.specs import SpecError, check_fits, parse_spec
+
+    try:
+        check_fits(parse_spec(spec), game)
+    except SpecError:
+        return False
+    return True
+
+
+def _classic(spec: str, game: GameSpec) -> tuple[str, str]:
+    label, note = _CLASSIC[spec.split(":", 1)[0]]
+    if spec.split(":", 1)[0] == "bot":
+        from agents.bots import NOTES
+
+        note = NOTES.get(game.id, note)
+    return label, note
+
+
+def _level_note(game: GameSpec, spec: str, note: str) -> str:
+    """A level's line: what it is, then its settings in people's words."""
+    what = _classic(spec, game)[1] if spec.split(":", 1)[0] in _CLASSIC else ""
+    return "; ".join(part for part in (note, what) if part)
 
 
 def llm_opponents() -> list[Opponent]:
@@ -166,6 +205,8 @@ def agent_name(spec: str) -> str:
         return f"{name} ({parsed.simulations} simulations{limit})"
     if parsed.kind == "llm":
         return _llm_label(spec)
+    if parsed.kind == "bot" and parsed.slips:
+        return f"{_CLASSIC['bot'][0]} ({parsed.slips}% random moves)"
     return _CLASSIC[parsed.kind][0] if parsed.kind in _CLASSIC else spec
 
 
