@@ -58,7 +58,7 @@ HANDED_WEIGHT = 0.5
 target: what others keep passing on, nobody else is collecting."""
 RECENT = 4
 """The seat's own trades that count as lately."""
-TAKE_FROM = 0.6
+TAKE_FROM = 1.0
 """An offer is accepted at once when the chance that it is the target is at least this share
 of the chance for a seat it knows nothing about (a partner that handed over other junk
 falls below it); otherwise the seat makes its own offer first and takes the offer only when
