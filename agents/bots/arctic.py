@@ -156,7 +156,7 @@ class ArcticBot:
         legal = {m.action for m in view.legal}
         action, why = self._choose(view, seen, legal)
         if action not in legal:  # never expected: fall back to a legal move
-            action, why = min(legal), "no plan fits the legal moves"
+            action, why = min(legal), "No plan fits the legal moves."
         return Decision(ActionId(action=action), raw=view.label(action), reasoning=why,
                         seconds=time.perf_counter() - start)
 
@@ -181,7 +181,7 @@ class ArcticBot:
             drawn = self._best_draw(board, seen)
             if drawn is not None and drawn.value > plan.value + MARGIN:
                 self._turn.intent = ("draw", drawn.draw)
-                return mv.DRAW, f"draws with {names(drawn.draw)} for more cards"
+                return mv.DRAW, f"Draws with {names(drawn.draw)}: more cards are worth more."
         why = board.explain(plan)
         for kind, cards, action in (("trash", plan.trash, mv.TRASH), ("dig", plan.dig, mv.DIG),
                                     ("hunt", plan.hunt, mv.HUNT)):
@@ -230,14 +230,14 @@ class ArcticBot:
                 or Counter(intent[1]) - picked - hand:
             intent = self._repair(view, seen, legal)
             if intent is None:
-                return mv.CANCEL, f"gives up the {kind}: it is not worth its cards now"
+                return mv.CANCEL, f"Gives up the {kind}: it is not worth its cards now."
         wanted = Counter(intent[1]) - picked
         for card in sorted(wanted):
             if mv.ADD + card in legal:
-                return mv.ADD + card, f"adds {NAMES[card]} to the {kind}"
+                return mv.ADD + card, f"Adds the {NAMES[card]} to the {kind}."
         if mv.CONFIRM in legal:
-            return mv.CONFIRM, f"{kind} with {names(seen.picked)}"
-        return (mv.CANCEL if mv.CANCEL in legal else min(legal)), f"cannot finish the {kind}"
+            return mv.CONFIRM, f"Confirms the {kind} with {names(seen.picked)}."
+        return (mv.CANCEL if mv.CANCEL in legal else min(legal)), f"Cannot finish the {kind}."
 
     def _repair(self, view: SeatView, seen: Sight,
                 legal: set[int]) -> tuple[str, tuple[int, ...]] | None:
@@ -269,15 +269,15 @@ class ArcticBot:
         options = sorted((a - mv.PAY for a in legal if mv.PAY <= a < mv.KEEP),
                          key=lambda c: (CARDS[c].medicine > due, -CARDS[c].medicine))
         if options:
-            return mv.PAY + options[0], f"pays with {NAMES[options[0]]}"
-        return mv.CANCEL, "cannot pay for the hire"
+            return mv.PAY + options[0], f"Pays with the {NAMES[options[0]]}."
+        return mv.CANCEL, "Cannot pay for the hire."
 
     def _keep(self, seen: Sight) -> tuple[int, str]:
         values = self._values(seen)
         best = max(set(seen.dug), key=values.gain)
         if values.gain(best) > 0:
-            return mv.KEEP + best, f"keeps the {NAMES[best]}"
-        return mv.KEEP_NOTHING, "nothing dug up is worth a place in the deck"
+            return mv.KEEP + best, f"Keeps the {NAMES[best]}: the best card dug up."
+        return mv.KEEP_NOTHING, "Nothing dug up is worth a place in the deck."
 
     def _strike(self, seen: Sight, legal: set[int]) -> tuple[int, str]:
         def outcome(action: int) -> tuple[int, int]:
@@ -294,9 +294,9 @@ class ArcticBot:
 
         action = max(sorted(legal), key=outcome)
         if action == mv.PASS:
-            return mv.PASS, "no strike changes the skirmish"
+            return mv.PASS, "No strike improves the skirmish."
         verb, _, card = mv.strike(action)
-        return action, f"{verb}s the {NAMES[card]} to win the skirmish"
+        return action, f"{verb.capitalize()}s the {NAMES[card]}: the skirmish goes better without it."
 
     # --- the other tribes ---------------------------------------------------------------------
 
