@@ -126,5 +126,5 @@ def _match(opponent: str, seed: int, bot_seat: int) -> float:
 def test_beats_the_do_nothing_and_the_random_fleet(opponent):
     """A fleet that never moves beat random fleets, which wreck themselves on rocks; the bot
     sinks both, in either seat. A random fleet in the bot's place loses most of these."""
-    scores = [_match(opponent, seed, seed % 2) for seed in range(16)]
-    assert sum(scores) >= 13, scores
+    scores = [_match(opponent, seed, seed % 2) for seed in range(12)]
+    assert sum(scores) >= 10, scores

@@ -68,13 +68,15 @@ STEP_COST = 0.4
 """What one turn more to reach a firing square costs."""
 ESCAPE = 15.0
 """A rock knock on the way, in turns: a ship boxed in by rocks takes one only to get out."""
-EXPOSED = 2.0
-"""A firing square in the target's broadside counts as this many turns further."""
+DEAD_END = 1.5
+"""What ending a turn with a rock dead ahead costs (the knock it takes to turn away later),
+when the ship did not start the turn so."""
 FAR = 60.0
 MODEL_WEIGHT = 3.0
 """How many remembered enemy orders weigh as much as the bot's own model of that ship."""
-Note = tuple[tuple[float, "Boat | None"], "Boat", int, float]
-"""A ship's planned shot (worth, likeliest target), the ship, its side, its turns to fire."""
+Note = tuple[tuple[float, "Boat | None"], "Boat", int, float, "Boat | None"]
+"""A ship's planned shot (worth, likeliest target), the ship, its side, how far it is from
+firing on an enemy ship (turns and costs) and which one."""
 MEMORY = 0.85
 """How much of the enemy's order counts carries over from one turn to the next."""
 CARELESS = 0.1
@@ -394,7 +396,7 @@ class SeaBattleBot:
     def _plan(self, sea: Sea, ours: Sequence[Boat], theirs: Sequence[Boat],
               enemy: Forecast) -> tuple[list[int], str]:
         """The best order of each of our ships, and a sentence why."""
-        fields = [sea.approach(_firing_squares(sea, boat)) for boat in theirs]
+        fields = [sea.approach(_firing_squares(sea, boat, enemy)) for boat in theirs]
         boxed = [sea.is_rock(_ahead(boat.cell, boat.heading)) for boat in ours]
         best: tuple[float, list[int], list[Note]] = (-math.inf, [], [])
         for moves in itertools.product(MOVES, repeat=len(ours)):
@@ -403,14 +405,18 @@ class SeaBattleBot:
                 continue  # a knock on a rock that some other move avoids: never
             friends = {cell: boat for boat, (cell, *_) in zip(ours, ends, strict=True)}
             total, orders, notes = 0.0, [], []
-            for boat, move, (cell, heading, knocks, rams) in zip(ours, moves, ends,
-                                                                  strict=True):
-                hurt = knocks + rams + int(sea.is_rock(_ahead(cell, heading)))  # a knock to come
+            for boat, move, (cell, heading, knocks, rams), stuck in zip(
+                    ours, moves, ends, boxed, strict=True):
+                hurt = knocks + rams
+                if not stuck and sea.is_rock(_ahead(cell, heading)):
+                    total -= DEAD_END
                 wear = 1.0 + 0.05 * boat.damage + (1.0 if boat.hull <= 4 else 0.0)
                 clash = sum(p for _, p in enemy.occupied.get(cell, ()))
                 if cell != boat.cell:
                     clash += enemy.staying.get(_ahead(boat.cell, boat.heading), 0.0)
-                distance = min((float(f[state_id(cell, heading)]) for f in fields), default=0.0)
+                distance, chased = min(((float(f[state_id(cell, heading)]), b)
+                                        for f, b in zip(fields, theirs, strict=True)),
+                                       default=(0.0, None), key=lambda pair: pair[0])
                 total -= (SELF_COST * hurt + wear * (enemy.threat.get(cell, 0.0) + clash)
                           + STEP_COST * min(distance, FAR))
                 others = {c: b for c, b in friends.items() if b is not boat}
@@ -418,37 +424,42 @@ class SeaBattleBot:
                 side = int(shots[1][0] > shots[0][0])
                 total += shots[side][0]
                 orders.append(move * 2 + side)
-                notes.append((shots[side], boat, side, distance))
+                notes.append((shots[side], boat, side, distance, chased))
             total += 1e-6 * float(self._rng.random())
             if total > best[0]:
                 best = (total, orders, notes)
         return best[1], _why(best[2])
 
 
-def _firing_squares(sea: Sea, target: Boat) -> dict[int, float]:
-    """The (square, heading) states that fire on ``target``'s square, with the extra turns a
-    state in its broadside counts for."""
-    broadside = set(sea.ray(target.cell, target.heading, 0) + sea.ray(target.cell,
-                                                                        target.heading, 1))
+def _firing_squares(sea: Sea, target: Boat, enemy: Forecast) -> dict[int, float]:
+    """The (square, heading) states that fire on ``target``'s square, each with the turns it
+    counts as further for what ending there costs: the enemy's forecast fire on it and the
+    knock to come of a square with a rock dead ahead (so that where the best firing squares are
+    costly, the next best of any enemy ship draws the fleet, and entering one always pays)."""
     states: dict[int, float] = {}
     for direction in range(4):
         for step in range(1, RANGE + 1):
             cell = _ahead(target.cell, direction, step)
             if sea.is_rock(cell):
                 break
+            fire = enemy.threat.get(cell, 0.0)
             for heading in ((direction + 1) % 4, (direction + 3) % 4):
-                states[state_id(cell, heading)] = EXPOSED if cell in broadside else 0.0
+                dead_end = DEAD_END if sea.is_rock(_ahead(cell, heading)) else 0.0
+                states[state_id(cell, heading)] = (fire + dead_end) / STEP_COST
     return states
 
 
 def _why(notes: Sequence[Note]) -> str:
-    """One sentence: the best shot planned, else the ship nearest a firing square."""
-    (worth, target), boat, side, _ = max(notes, key=lambda note: note[0][0])
+    """One sentence: the best shot planned, else the enemy ship the fleet closes in on."""
+    (worth, target), boat, side, _, _ = max(notes, key=lambda note: note[0][0])
     if target is not None and worth >= 0.8:
-        return (f"ship {boat.number + 1} fires {SIDES[side]} at {TEAMS[target.ship // SHIPS]} "
-                f"{target.number + 1}, the others keep clear of rocks and broadsides")
-    distance = min(note[3] for note in notes)
-    if distance >= FAR:
-        return "no firing square within reach: keeping clear of rocks and broadsides"
-    return (f"closing in: about {max(1, round(distance))} turns to a firing square, clear of "
-            f"rocks and broadsides")
+        return (f"ship {boat.number + 1} fires {SIDES[side]} at {_name(target)}, the others "
+                f"keep clear of rocks and broadsides")
+    distance, chased = min(((note[3], note[4]) for note in notes), key=lambda pair: pair[0])
+    if chased is None or distance >= FAR:
+        return "no enemy within reach: keeping clear of rocks and broadsides"
+    return f"closing in on {_name(chased)}, clear of rocks and broadsides"
+
+
+def _name(boat: Boat) -> str:
+    return f"{TEAMS[boat.ship // SHIPS]} {boat.number + 1}"
