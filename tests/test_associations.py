@@ -1,5 +1,6 @@
-"""The offline Codenames agents (``minilm``): the NumPy MiniLM encoder, legal and useful clues,
-guesses that never read the key, and whole games without a key or a network."""
+"""The offline Codenames agents (``minilm``): the NumPy MiniLM encoder (where its optional
+package is installed), legal and useful clues, guesses that never read the key, and whole
+games without a key or a network."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ pytestmark = pytest.mark.skipif(embedding.missing() is not None,
                                 reason=str(embedding.missing()))
 
 
+@pytest.mark.skipif(embedding.model_missing() is not None,
+                    reason=f"the live encoder needs its package: {embedding.model_missing()}")
 def test_the_encoder_reads_meanings():
     words = embedding.encoder()
     vectors = words.encode(["doctor", "nurse", "pencil", "ocean", "wave"])
