@@ -35,7 +35,7 @@ MAX_VALUE = 10
 KEEPS = 4.0
 """How strongly a side's proposals show its values (the softmax sharpness over the share of
 the pool's worth a proposal keeps)."""
-ASKS = (0.55, 0.2)
+ASKS = (0.6, 0.25)
 """The share of the pool's worth the other side is expected to need, first and at its last
 chance to agree (in between it falls linearly)."""
 SPREAD = 0.1
@@ -202,7 +202,7 @@ def _need(step: int, max_steps: int) -> float:
     last = max_steps - 1
     if step >= last:
         return ASKS[1]
-    return ASKS[0] + (ASKS[1] - ASKS[0]) * (step - 1) / last
+    return ASKS[0] + (ASKS[1] - ASKS[0]) * (step - 1) / max(1, last - 1)
 
 
 def _plan(table: Table, belief: Belief, mine: np.ndarray, step: int, best_offer: int
