@@ -26,15 +26,11 @@ Renderers are not changed for this: every board drawn is one seat's own view.
 
 from __future__ import annotations
 
-import functools
 import html
-import tempfile
 import threading
-import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -66,9 +62,8 @@ class Board:
     caption: str
     image: Image.Image
     text: str
-    png: str = ""
-    """The image as a PNG file, written once for every spectator (a page sends the file
-    instead of encoding the image again for each of them)."""
+    png: bytes = b""
+    """The image as PNG bytes, encoded once for every spectator of the move."""
 
 
 @dataclass(frozen=True)
@@ -233,26 +228,13 @@ def _frame(game: LiveGame, view: str) -> tuple[list[Board], list[str]]:
         image = image_view(game.spec.id, state, s,
                            last=_last_path(record, game.spec, _shown(game, s, over)))
         boards.append(Board(s, f"As {names[s]} sees it", image,
-                            text_view(game.spec.id, state, s), _write_png(image)))
+                            text_view(game.spec.id, state, s), png(image)))
     moves = move_lines(record, game.spec, _seen_by(view, over), names.__getitem__)
     with _FRAMES_LOCK:
         _FRAMES[key] = (boards, moves)
         while len(_FRAMES) > FRAMES_KEPT:
-            _, (dropped, _) = _FRAMES.popitem(last=False)
-            for board in dropped:
-                Path(board.png).unlink(missing_ok=True)
+            _FRAMES.popitem(last=False)
     return boards, moves
-
-
-@functools.cache
-def _folder() -> Path:
-    return Path(tempfile.mkdtemp(prefix="arena-spectators-"))
-
-
-def _write_png(image: Image.Image) -> str:
-    path = _folder() / f"{uuid.uuid4().hex}.png"
-    path.write_bytes(png(image))
-    return str(path)
 
 
 def _board_seats(game: LiveGame, view: str) -> list[int]:

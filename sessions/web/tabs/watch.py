@@ -6,8 +6,14 @@ panel follow the game as it is played; Pause, Resume, Step and Stop act on it. T
 viewer follows any live game opened by its spectator link (``?watch=<id>``), read-only: a
 spectator's page has no controls and holds no reference to the game that could change it.
 A finished game's link shows its replay. With ``ARENA_SHOWCASE`` set the page opens here,
-following the exhibition games. Handlers are a few lines; the work is in
-``sessions.web.watch``, ``sessions.web.spectate`` and ``sessions.web.showcase``.
+following the exhibition games.
+
+Following holds no server slot: the page shows the screen its event drew, then asks the
+screen's server function (:func:`follow_moves`) for the next one, which answers when the
+game changes (one broadcast per game, bounded per game and per client:
+``sessions.web.spectators``). Handlers are a few lines; the work is in
+``sessions.web.watch``, ``sessions.web.spectate``, ``sessions.web.spectate_html``,
+``sessions.web.spectators`` and ``sessions.web.showcase``.
 """
 
 from __future__ import annotations
@@ -16,20 +22,23 @@ import asyncio
 import functools
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import Hashable
 from typing import Any
 
 import anyio
 import gradio as gr
+from starlette.responses import Response
 
 from agents.llm.modes import base
 from games.registry import get
-from renderers import seat_label
-from sessions.web import llm_page, players, replays, spectate
+from renderers import png, seat_label
+from sessions.web import llm_page, players, replays, spectate, spectate_html
 from sessions.web.live import GAME_ID, LIVE, LiveGame, link
 from sessions.web.llm_page import Keyring
-from sessions.web.showcase import showcase
-from sessions.web.spectate import PUBLIC, Spectated
+from sessions.web.showcase import Showcase, showcase
+from sessions.web.spectate import PUBLIC
+from sessions.web.spectate_html import marker, message, with_marker
+from sessions.web.spectators import Frame, Limits, Refused, Spectators, client_of
 from sessions.web.tabs.llm import REASONING_CHOICES
 from sessions.web.tabs.site import store
 from sessions.web.watch import DELAYS, HOSTS, WatchSession, default_seats, seat_agents
@@ -38,28 +47,43 @@ MAX_SEATS = 10
 HOST = re.compile(r"[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
 """What a Host header may hold to be written into a link (anything else: a relative link)."""
 SHOWCASE = "showcase"
-POLL = 0.25
 TICK = 1.0
 """While an agent thinks, the page is redrawn at least this often (the panel's timer)."""
-FOLLOW_SECONDS = 3 * 3600
-"""A page stops following after this long (refresh it to go on)."""
+EXHIBITION = "Exhibition game: agents play one game after another. "
 SPEEDS = [("As fast as they play" if d == 0 else f"{d:g} s", d) for d in DELAYS]
 _private: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
 
 
 class Viewer:
     """What one browser tab follows and how (its ``gr.State``): the handlers change it and
-    the running follow loop reads it, so a new choice needs no new stream; starting to
-    follow another game ends the loop of the previous one (``generation``)."""
+    the page's requests for new screens read it (``view``), so a new choice needs no new
+    request; following another game lets go of the previous one (its ``ticket``)."""
 
     def __init__(self) -> None:
         self.followed = ""
         self.view: str | None = PUBLIC
-        self.generation = 0
+        self.host = False
+        """The tab started the game it follows (never refused its own game)."""
+        self.ticket = ""
+        """Its place among the followed game's spectators ('' while it has none)."""
 
-    def follow(self, followed: str, view: str | None = PUBLIC) -> None:
-        self.followed, self.view = followed, view
-        self.generation += 1
+    def follow(self, followed: str, view: str | None = PUBLIC, *, host: bool = False) -> None:
+        spectators().leave(self.ticket)
+        self.followed, self.view, self.host, self.ticket = followed, view, host, ""
+
+
+SPECTATORS = Spectators(Limits.from_env())
+"""The process's spectators (limits: ``ARENA_SPECTATORS_PER_GAME``, ``..._PER_CLIENT``,
+``ARENA_SPECTATORS``; see sessions/web/spectators.py)."""
+
+
+def spectators() -> Spectators:
+    return SPECTATORS
+
+
+def _let_go(viewer: Viewer | None) -> None:
+    if viewer is not None:
+        spectators().leave(viewer.ticket)
 
 
 # --- setting up ---------------------------------------------------------------------------
@@ -110,7 +134,7 @@ def start(game_id: str, speed: float, keyring: Keyring, viewer: Viewer, request:
     except (ValueError, KeyError) as err:
         raise gr.Error(str(err.args[0] if isinstance(err, KeyError) else err)) from None
     HOSTS.attach(request.session_hash or "", game)
-    viewer.follow(game.id, spectate.ALL)
+    viewer.follow(game.id, spectate.ALL, host=True)
     return (game, gr.update(open=False), gr.update(visible=True), link_line(request, game.id),
             gr.update(choices=spectate.views(game), value=spectate.ALL))
 
@@ -176,67 +200,138 @@ SHOW_TAB_JS = "(go) => { if (go) document.querySelector('#watch-tab-button')?.cl
 """Selects the Watch tab (the page's tabs have no handle of their own to select one with)."""
 
 
-def choose_view(viewer: Viewer, view: str | None) -> None:
-    viewer.view = view
+class GameSource:
+    """A live game, as its spectators follow it (a :class:`~sessions.web.spectators.Source`)."""
+
+    def __init__(self, game: LiveGame) -> None:
+        self.game = game
+
+    def key(self) -> Hashable:
+        return _key(self.game)
+
+    def draw(self, view: str | None) -> Frame:
+        seen = spectate.spectate(self.game, view)
+        return Frame(spectate_html.live(seen), done=seen.over, moves=len(seen.moves))
 
 
-async def follow(viewer: Viewer) -> AsyncIterator[list[Any]]:
-    """Redraw the viewer whenever the followed game (or the chosen view) changes, until the
-    game ends (for the showcase, on to the next game) or the tab follows another one."""
-    generation, followed = viewer.generation, viewer.followed
+class ShowcaseSource:
+    """The showcase's current game, one after another (never done)."""
+
+    def __init__(self, show: Showcase) -> None:
+        self.show = show
+
+    def key(self) -> Hashable:
+        game = self.show.current()
+        return (self.show.note, None) if game is None else (self.show.note, game.id,
+                                                           *_key(game))
+
+    def draw(self, view: str | None) -> Frame:
+        game = self.show.current()
+        if game is None:
+            return Frame(message("The next exhibition game is about to start…"))
+        seen = spectate.spectate(game, view)
+        return Frame(spectate_html.live(seen, EXHIBITION + self.show.note),
+                     moves=len(seen.moves))
+
+
+def _key(game: LiveGame) -> tuple[Any, ...]:
+    """What a spectator would see change; while agents think, also every :data:`TICK`."""
+    return (*spectate.changed(game), int(time.monotonic() / TICK) if game.thinking else 0)
+
+
+async def show(viewer: Viewer, request: gr.Request) -> list[Any]:
+    """Draw what the tab follows; for a live game, take a place among its spectators (or
+    say why not), and the page then asks for each new screen (:func:`follow_moves`)."""
+    followed, people = viewer.followed, spectators()
+    people.leave(viewer.ticket)
+    viewer.ticket = ""
     if not followed:
-        yield _idle("Set up a game above and press **Start**, or open a spectator link.")
-        return
+        return _screen(message("Set up a game above and press Start, or open a spectator "
+                               "link."))
     if followed == SHOWCASE:
-        async for update in _follow_showcase(viewer, generation):
-            yield update
-        return
-    game = LIVE.get(followed)
-    if game is None or (game.over and _stored(followed)):
-        yield await anyio.to_thread.run_sync(_finished, followed)
-        return
-    async for update in _follow(game, viewer, generation, ""):
-        yield update
+        exhibition = showcase(store())
+        if exhibition is None:
+            return _screen(message("The showcase is off on this server."))
+        source: Any = functools.partial(ShowcaseSource, exhibition)
+        game: LiveGame | None = exhibition.current()
+    else:
+        game = LIVE.get(followed)
+        if game is None or (game.over and await anyio.to_thread.run_sync(_stored, followed)):
+            return await anyio.to_thread.run_sync(_finished, followed)
+        source = functools.partial(GameSource, game)
+    try:
+        ticket = people.join(followed, client_of(request), functools.partial(_view, viewer),
+                             source, host=viewer.host)
+    except Refused as refused:
+        return _screen(message(str(refused)))
+    viewer.ticket = ticket.id
+    version, frame = await people.first(ticket)
+    page = frame.html if frame.done else with_marker(frame.html, marker(ticket.id, version))
+    return [page, _views(game, viewer), gr.update(visible=False) if frame.done else gr.skip(),
+            gr.update(visible=False), gr.skip(), gr.skip()]
 
 
-async def _follow(game: LiveGame, viewer: Viewer, generation: int,
-                  note: str) -> AsyncIterator[list[Any]]:
-    started, last, drawn, board = time.monotonic(), None, 0.0, None
-    while viewer.generation == generation:
-        if time.monotonic() - started > FOLLOW_SECONDS:
-            yield _status("Live updates stopped after three hours: refresh the page to follow "
-                          "the game again.")
-            return
-        key = (*spectate.changed(game), viewer.view)
-        now = time.monotonic()
-        if key != last or (game.thinking and now - drawn >= TICK):
-            seen = await anyio.to_thread.run_sync(spectate.spectate, game, viewer.view)
-            board_key = (len(game.record.moves), game.record.outcome, seen.view)
-            yield _show(seen, note, image=board_key != board)
-            last, drawn, board = key, now, board_key
-            if seen.over:
-                return
-        await asyncio.sleep(POLL)
+def _view(viewer: Viewer) -> str | None:
+    return viewer.view
 
 
-async def _follow_showcase(viewer: Viewer, generation: int) -> AsyncIterator[list[Any]]:
-    show = showcase(store())
-    if show is None:
-        yield _idle("The showcase is off on this server.")
-        return
-    shown = None
-    while viewer.generation == generation:
-        game = show.current()
-        if game is None or game is shown:
-            if game is None:
-                yield _status("The next exhibition game is about to start…")
-            await asyncio.sleep(1.0)
-            continue
-        shown = game
-        note = "**Exhibition game**: agents play one game after another. " + show.note
-        async for update in _follow(game, viewer, generation, note):
-            yield update
-        await asyncio.sleep(1.0)
+def _views(game: LiveGame | None, viewer: Viewer) -> Any:
+    if game is None:
+        return gr.skip()
+    return gr.update(choices=spectate.views(game), value=spectate.allowed(game, viewer.view),
+                     visible=True)
+
+
+async def follow_moves(asked: Any, request: gr.Request) -> Response:
+    """The screen's server function: the page has shown version ``seen`` of the game it
+    follows with ``ticket``; answer with the next one (see ``Spectators.wait``)."""
+    try:
+        ticket, seen = str(asked[0])[:64], int(asked[1])
+    except (TypeError, ValueError, IndexError, KeyError):
+        return Response(b'{"stopped": true}', media_type="application/json")
+    raw = getattr(request, "request", None) or request
+    answer = await spectators().wait(ticket, seen, functools.partial(_gone, raw))
+    return Response(answer or b"{}", media_type="application/json")
+
+
+async def _gone(request: Any) -> None:
+    """Returns when the page's connection closes (its request will never be answered)."""
+    receive = getattr(request, "receive", None)
+    while receive is None:
+        await asyncio.sleep(3600)
+    while (await receive())["type"] != "http.disconnect":
+        await asyncio.sleep(0.5)
+
+
+async def choose_view(viewer: Viewer, view: str | None) -> Any:
+    """The person picked another view: redraw now (later screens follow the new view)."""
+    viewer.view = view
+    game = _followed(viewer)
+    if game is None:
+        return gr.skip()
+    seen = await anyio.to_thread.run_sync(spectate.spectate, game, view)
+    note = EXHIBITION + (_exhibition_note() or "") if viewer.followed == SHOWCASE else ""
+    page = spectate_html.live(seen, note)
+    version = spectators().version(viewer.ticket)
+    return page if version is None or seen.over else with_marker(page,
+                                                                 marker(viewer.ticket, version))
+
+
+def ended(viewer: Viewer) -> tuple[Any, Any]:
+    """The followed game is over (the page says so): every view opens, the controls go."""
+    return _views(_followed(viewer), viewer), gr.update(visible=False)
+
+
+def _followed(viewer: Viewer) -> LiveGame | None:
+    if viewer.followed == SHOWCASE:
+        exhibition = showcase(store())
+        return exhibition.current() if exhibition is not None else None
+    return LIVE.get(viewer.followed)
+
+
+def _exhibition_note() -> str | None:
+    exhibition = showcase(store())
+    return exhibition.note if exhibition is not None else None
 
 
 def _stored(game_id: str) -> bool:
@@ -246,68 +341,48 @@ def _stored(game_id: str) -> bool:
 def _finished(game_id: str) -> list[Any]:
     """A link to a game that is not live: its replay, or why there is none."""
     if not GAME_ID.fullmatch(game_id):
-        return _idle(f"{game_id[:64]!r} is not a game link: links look like ?watch= and 32 "
-                     "letters and digits.")
+        return _screen(message(f"{game_id[:64]!r} is not a game link: links look like "
+                               "?watch= and 32 letters and digits."))
     try:
         record = store().get(game_id)
     except KeyError:
-        return _idle("No game with this link is being played here, and none was stored: it "
-                     "may have ended without a move, or be played on another server.")
+        return _screen(message("No game with this link is being played here, and none was "
+                               "stored: it may have ended without a move, or be played on "
+                               "another server."))
     seat = replays.viewer(record)
     frame = spectate.replay_frame(record, -1, seat)
     count = frame.count
     names = [replays.seat_name(record, s, None) for s in range(len(record.seats))]
-    title = f"### {get(record.game).title}: " + (" vs ".join(names) if len(names) == 2
-                                                 else f"{len(names)} players")
-    return [title, f"This game is over: its replay. {frame.caption}", "",
-            gr.update(value=frame.image, visible=True), gr.update(visible=False),
-            "\n".join(frame.moves), frame.text, "", gr.update(visible=False),
-            gr.update(visible=False), gr.update(visible=True),
+    return [_replay_screen(record, frame), gr.update(visible=False), gr.update(visible=False),
+            gr.update(visible=True),
             gr.update(maximum=max(count - 1, 1), value=count - 1, visible=count > 1),
             gr.update(choices=[(n, s) for s, n in enumerate(names)], value=seat)]
 
 
-def replay_step(viewer: Viewer, index: float, seat: int | None) -> tuple[Any, ...]:
+def _replay_screen(record: Any, frame: replays.Frame) -> str:
+    names = [replays.seat_name(record, s, None) for s in range(len(record.seats))]
+    title = f"{get(record.game).title}: " + (" vs ".join(names) if len(names) == 2
+                                             else f"{len(names)} players")
+    return spectate_html.screen(title=title, note=f"This game is over: its replay. "
+                                                  f"{frame.caption}",
+                                boards=[(png(frame.image), frame.caption)],
+                                moves=list(frame.moves), text=frame.text)
+
+
+def replay_step(viewer: Viewer, index: float, seat: int | None) -> Any:
     try:
         record = store().get(viewer.followed) if GAME_ID.fullmatch(viewer.followed) else None
     except KeyError:
         record = None
     if record is None:
-        return gr.skip(), gr.skip(), gr.skip(), gr.skip()
-    frame = spectate.replay_frame(record, int(index or 0), seat)
-    return frame.image, f"This game is over: its replay. {frame.caption}", \
-        "\n".join(frame.moves), frame.text
+        return gr.skip()
+    return _replay_screen(record, spectate.replay_frame(record, int(index or 0), seat))
 
 
-def _show(seen: Spectated, note: str, *, image: bool) -> list[Any]:
-    one = len(seen.boards) == 1
-    board = gr.update(value=seen.boards[0].png, visible=True) if one else \
-        gr.update(visible=False)
-    caption = seen.hidden or (f"*{seen.boards[0].caption}*" if one else "")
-    gallery = gr.update(value=[(b.png, b.caption) for b in seen.boards],
-                        visible=len(seen.boards) > 1, columns=min(len(seen.boards), 3))
-    texts = "\n\n".join(f"— {b.caption} —\n{b.text}" for b in seen.boards)
-    status = f"**{seen.status}**" if seen.status else ""
-    return [f"### {seen.title}", status + (f"  \n{note}" if note else ""),
-            caption, board if image else gr.skip(), gallery if image else gr.skip(),
-            "\n".join(seen.moves), texts, spectate.panels_html(seen),
-            gr.update(choices=seen.views, value=seen.view, visible=True),
-            gr.update(visible=False) if seen.over else gr.skip(),
-            gr.update(visible=False), gr.skip(), gr.skip()]
-
-
-def _idle(message: str) -> list[Any]:
-    return ["", message, "", gr.update(visible=False), gr.update(visible=False), "", "", "",
-            gr.skip(), gr.skip(), gr.update(visible=False), gr.skip(), gr.skip()]
-
-
-def _status(message: str) -> list[Any]:
-    return [gr.skip(), message, *[gr.skip()] * (OUTPUTS - 2)]
-
-
-OUTPUTS = 13
-"""How many components the viewer's updates fill (title, status, hidden note, board,
-boards, moves, boards as text, panels, view, controls, replay row, replay step, seen by)."""
+def _screen(page: str) -> list[Any]:
+    """A screen with nothing live on it: no view to pick, no controls."""
+    return [page, gr.update(visible=False), gr.update(visible=False), gr.update(visible=False),
+            gr.skip(), gr.skip()]
 
 
 # --- the tab ------------------------------------------------------------------------------
@@ -317,7 +392,7 @@ def build_watch(keyring: gr.State) -> dict[str, Any]:
     """The Watch tab; returns what app.py wires to the page load (``tab``, ``followed``,
     ``load``: the events that open a link)."""
     hosted = gr.State(None, delete_callback=_stop_hosted)
-    viewer = gr.State(Viewer())
+    viewer = gr.State(Viewer(), delete_callback=_let_go)
     first = players.game_menu()[0][1]
     with gr.Tab("Watch", id="watch", elem_id="watch-tab") as tab:
         with gr.Accordion("Set up a game between agents", open=True) as setup:
@@ -336,8 +411,6 @@ def build_watch(keyring: gr.State) -> dict[str, Any]:
                                                  label="How it thinks", visible=False,
                                                  elem_id=f"watch-mode-{i}"))
             begin = gr.Button("Start", variant="primary", elem_id="watch-start")
-        title = gr.Markdown(elem_id="watch-title")
-        status = gr.Markdown(elem_id="watch-status")
         link_box = gr.Markdown(elem_id="watch-link")
         with gr.Row(visible=False) as controls:
             pause = gr.Button("Pause", size="sm", elem_id="watch-pause")
@@ -347,39 +420,29 @@ def build_watch(keyring: gr.State) -> dict[str, Any]:
                              elem_id="watch-stop")
         view = gr.Radio([("Public view", PUBLIC)], value=PUBLIC, label="What you see",
                         visible=False, elem_id="watch-view")
-        hidden = gr.Markdown(elem_id="watch-hidden")
-        board = gr.Image(interactive=False, type="pil", format="png", show_label=False,
-                         buttons=[], visible=False, elem_id="watch-board")
-        boards = gr.Gallery(visible=False, show_label=False, elem_id="watch-boards",
-                            object_fit="contain", height="auto", allow_preview=True)
         with gr.Row(visible=False) as replay_row:
             slider = gr.Slider(0, 1, step=1, label="Step", elem_id="watch-replay-step")
             replay_seat = gr.Radio([], label="Seen by", elem_id="watch-replay-seat")
-        panels = gr.HTML(elem_id="watch-panels", css_template=spectate.PANELS_CSS)
-        moves = gr.Textbox(label="Moves", lines=6, max_lines=12, interactive=False,
-                           elem_id="watch-moves")
-        with gr.Accordion("Boards as text", open=False):
-            text = gr.Textbox(show_label=False, lines=8, interactive=False,
-                              elem_id="watch-text")
+        screen = gr.HTML(message(""), elem_id="watch-screen",
+                         css_template=spectate_html.SCREEN_CSS,
+                         js_on_load=spectate_html.FOLLOW_JS, server_functions=[follow_moves])
         opening = gr.Checkbox(False, visible=False)  # inside the tab: tabs stay one row
-    outputs = [title, status, hidden, board, boards, moves, text, panels, view, controls,
-               replay_row, slider, replay_seat]
+    outputs = [screen, view, controls, replay_row, slider, replay_seat]
 
     game.change(choose_game, game, [*agents, *modes], **_private)
     for agent, mode in zip(agents, modes, strict=True):
         agent.input(agent_picked, agent, mode, **_private)
     begin.click(start, [game, speed, keyring, viewer, *agents, *modes],
                 [hosted, setup, controls, link_box, view], **_private
-                ).success(follow, viewer, outputs, concurrency_limit=None, **_private)
-    view.input(choose_view, [viewer, view], None, **_private)
+                ).success(show, viewer, outputs, **_private)
+    view.input(choose_view, [viewer, view], screen, **_private)
+    screen.end(ended, viewer, [view, controls], **_private)  # the page saw the game end
     for button, act in ((pause, "pause"), (resume, "resume"), (step, "step"),
                         (stop, "stop")):
         button.click(functools.partial(control, act=act), hosted, None, **_private)
     speed.input(set_speed, [hosted, speed], None, **_private)
-    slider.release(replay_step, [viewer, slider, replay_seat],
-                   [board, status, moves, text], **_private)
-    replay_seat.input(replay_step, [viewer, slider, replay_seat],
-                      [board, status, moves, text], **_private)
+    slider.release(replay_step, [viewer, slider, replay_seat], screen, **_private)
+    replay_seat.input(replay_step, [viewer, slider, replay_seat], screen, **_private)
     return {"tab": tab, "game": game, "pickers": [*agents, *modes], "viewer": viewer,
             "outputs": outputs, "opening": opening, "setup": setup}
 
@@ -391,4 +454,4 @@ def wire_load(app: gr.Blocks, parts: dict[str, Any]) -> None:
     opened = app.load(open_link, parts["viewer"], [parts["opening"], parts["setup"]],
                       **_private)
     opened.then(None, parts["opening"], None, js=SHOW_TAB_JS, **_private)
-    opened.then(follow, parts["viewer"], parts["outputs"], concurrency_limit=None, **_private)
+    opened.then(show, parts["viewer"], parts["outputs"], **_private)
