@@ -180,3 +180,40 @@ def _title(game: str) -> str:
         return registry.get(game).title
     except KeyError:
         return game
+
+
+def ladder_table() -> Table:
+    """The difficulty ladder of every game in people's words, with what the calibration
+    (``python -m benchmarks.ladder --write``) measured for each level: its score against
+    the level below, and the top level's against the two trivial strategies."""
+    from agents.ladder import ladders
+    from games.registry import get
+
+    rows: list[list[Any]] = []
+    for game_id, rungs in ladders().items():
+        measured = list(rungs.measured)
+        below = measured[:len(rungs.levels) - 1]
+        trivial = measured[len(rungs.levels) - 1:]
+        for i, level in enumerate(rungs.levels):
+            if i == 0:
+                shown = "—"
+            elif i - 1 < len(below):
+                shown = _measured(below[i - 1], "vs the level below")
+            else:
+                shown = "not measured yet"
+            if i == len(rungs.levels) - 1 and trivial:
+                shown += "; " + "; ".join(_measured(row, _trivial_words(row["pairing"]))
+                                          for row in trivial)
+            rows.append([get(game_id).title, level.name, agent_name(level.spec), shown])
+    return Table(["Game", "Level", "Opponent", "Measured (score, 95% interval)"], rows)
+
+
+def _measured(row: dict[str, Any], what: str) -> str:
+    mark = "" if row.get("met") else " (target not met)"
+    return (f"{what}: {row['mean']:.0%} [{row['low']:.0%}, {row['high']:.0%}] over "
+            f"{row['games']} games{mark}")
+
+
+def _trivial_words(pairing: str) -> str:
+    return ("vs always the first move" if "first legal move" in pairing
+            else "vs always pass/stay/end")

@@ -40,6 +40,13 @@ relative advantage of one entry over another in one game (−1 to 1); GAMA-Bench
 0–100 per game (mean ± std (sessions)), overall only when all eight games were played."""
 
 
+LADDER_TEXT = """The offline opponents the Play tab offers as levels, and how each was measured
+by `python -m benchmarks.ladder`: a level's score against the level below it (win 1, draw
+½), and the strongest level's against two trivial plans (always the first legal move;
+always pass, stay or end when allowed). Targets: the interval's lower bound above 50%
+against the level below; 90% against each trivial plan in two-player games."""
+
+
 @functools.cache
 def leaderboard() -> Leaderboard:
     return Leaderboard(store(), live=True)  # new sessions at once, intervals in the background
@@ -187,6 +194,10 @@ def build_leaderboard() -> gr.Tab:
                 nra = gr.Dataframe(interactive=False, elem_id="lb-nra")
             with gr.Tab("GAMA-Bench scores"):
                 gama = gr.Dataframe(interactive=False, elem_id="lb-gama", wrap=True)
+            with gr.Tab("Difficulty levels"):
+                gr.Markdown(LADDER_TEXT)
+                gr.Dataframe(standings.ladder_table().value, interactive=False,
+                             elem_id="lb-ladder", wrap=True, max_height=520)
         gr.Markdown(RATINGS_TEXT)
     timer = gr.Timer(BOARD_POLL, active=False)
     filters: list[Any] = [game, humans, since, until, blind, minimum]
