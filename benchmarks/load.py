@@ -25,8 +25,8 @@ call and costs ~40 ms of CPU per request, more than the server).
 
 ``--app-root`` runs another checkout's app (to measure a "before"); ``--database-url`` runs
 the app on PostgreSQL instead of SQLite; ``--nice -10`` (root) raises the priority of the
-app, the generator and their session on a machine shared with other jobs. The README's
-"Serving a crowd" has the figures.
+app, the generator and their session on a machine shared with other jobs. "Serving a crowd"
+in docs/benchmarks.md has the figures.
 """
 
 from __future__ import annotations
