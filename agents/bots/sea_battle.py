@@ -15,8 +15,9 @@ Every turn the bot
 3. scores a combination by the damage it expects to deal (more for a hit that sinks), minus the
    damage it expects to take, minus what it does to itself (rams, its own shots, each point
    weighed above a hit), minus how many turns each ship then needs to reach a square from
-   which it fires on an enemy ship out of that ship's broadside (a shortest path over square and
-   heading that steers round rocks), and plays the best.
+   which it fires on an enemy ship (a shortest path over square and heading that steers round
+   rocks; a firing square under the enemy's forecast fire or facing a rock counts as further),
+   and plays the best.
 
 Sea Battle hides nothing: every ship's square, heading and damage, the rocks and every order
 given are public (the game is declared perfect information and both seats' observations are one
@@ -74,18 +75,19 @@ when the ship did not start the turn so."""
 FAR = 60.0
 MODEL_WEIGHT = 3.0
 """How many remembered enemy orders weigh as much as the bot's own model of that ship."""
-Note = tuple[tuple[float, "Boat | None"], "Boat", int, float, "Boat | None"]
-"""A ship's planned shot (worth, likeliest target), the ship, its side, how far it is from
-firing on an enemy ship (turns and costs) and which one."""
 MEMORY = 0.85
 """How much of the enemy's order counts carries over from one turn to the next."""
 CARELESS = 0.1
 """The share of each prediction left uniform: anything may happen."""
+Note = tuple[tuple[float, "Boat | None"], "Boat", int, float, "Boat | None"]
+"""A ship's planned shot (worth, likeliest target), the ship, its side, how far it is from
+firing on an enemy ship (turns and costs) and which one."""
 
 
 @dataclass(frozen=True)
 class Boat:
-    """A ship afloat as the planner sees it: number in its fleet (0-2), square, heading."""
+    """A ship afloat as the planner sees it: index among all six ships, number in its fleet
+    (0-2), square, heading, damage."""
 
     ship: int
     number: int
