@@ -3,18 +3,23 @@
 It reads only what its seat knows (:func:`games.gamebench.pit_view.observe`): its own cards
 and standing offer, the size of every offer on the table, and this hand's log as the seat saw
 it, where its own trades show what each partner gave it. From that log it remembers, per
-hand, which commodities each partner has been getting rid of (a partner that gave it its
-commodity once likely holds more) and to whom it passed the Bear.
+hand, what each partner handed over (a partner that handed over its commodity likely holds
+more; one that handed over other cards now also holds the bot's junk) and to whom it passed
+the Bear. Its commodity is the one it holds most of, nudged towards what partners keep
+handing over (nobody else collects that).
 
 On its turn, in this order:
 
 1. With a corner blocked only by the Bear (nine of a commodity, or eight and the Bull), it
    gets rid of the Bear: a 1-card trade corners at once.
 2. It accepts the standing offer most likely to hold its commodity, paying with cards it
-   does not collect (the Bear first), never with its commodity.
+   does not collect (the Bear first), never with its commodity, if that seat is no worse a
+   bet than one it knows nothing about.
 3. Otherwise it offers the cards of the commodity it holds fewest of (all of them, up to
    four), with the Bear (and the Bull while its collection is small) attached.
-4. Otherwise (that offer already stands) it passes.
+4. Otherwise (that offer already stands) it takes the best offer left; with none it can pay
+   for and its offer untaken for a round, it may take its offer back to free its cards;
+   else it passes.
 
 A corner is called by the rules the moment a trade makes one.
 """
