@@ -151,11 +151,15 @@ def test_a_game_never_adds_a_card_and_then_cancels():
 
 def _swapped(state, seat: int, where: str):
     """A copy of ``state`` where one hidden card of ``seat`` (in its hand or kept force) is
-    swapped with a different card of its deck: what the other seat sees is the same."""
+    swapped with a different card of its deck: what the other seat sees is the same. None
+    when there is no such pair."""
     other = state.clone()
     tribe = other.tribes[seat]
     cards = getattr(tribe, where)
-    given = next(c for c in cards if any(n and d != c for d, n in enumerate(tribe.deck)))
+    given = next((c for c in cards if any(n and d != c for d, n in enumerate(tribe.deck))),
+                 None)
+    if given is None:
+        return None
     taken = next(d for d, n in enumerate(tribe.deck) if n and d != given)
     cards.remove(given)
     cards.append(taken)
@@ -176,6 +180,32 @@ def test_the_decisions_do_not_depend_on_the_other_tribes_hidden_cards(second):
     assert getattr(other.tribes[1], where) != getattr(state.tribes[1], where)
     assert other.information_state_string(0) == state.information_state_string(0)
     assert turn(bot(3), state, 0) == turn(bot(3), other, 0)
+
+
+def test_no_decision_of_a_whole_game_depends_on_the_other_tribes_hidden_cards():
+    """At every decision of a game, a fresh bot decides the same when one of the other
+    tribe's unseen cards is swapped for another (its hand or its face-down kept cards)."""
+    checked = 0
+
+    class Checked:
+        def __init__(self) -> None:
+            self.agent = bot(5)
+
+        def act(self, seen: SeatView, *, feedback=None):
+            state = seen.state
+            theirs = state.tribes[1]
+            where = "force" if theirs.gathered else "hand"
+            other = None if state.revealed else _swapped(state, 1, where)
+            if other is not None:
+                assert other.information_state_string(0) == state.information_state_string(0)
+                picks = {bot(7).act(view(s, 0)).proposal.action for s in (state, other)}
+                assert len(picks) == 1, state
+                nonlocal checked
+                checked += 1
+            return self.agent.act(seen)
+
+    play_out([Checked(), bot(6)], at_round(1), np.random.default_rng(4))
+    assert checked > 50
 
 
 def test_a_slipping_bot_finishes_its_games_after_its_random_moves():
