@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from agents.base import SeatView
+from agents.base import Agent, Decision, SeatView
 from agents.bots.deduction import read_claims
 from agents.bots.traitor import NAMES, VOCABULARY, TraitorBot
 from agents.specs import make_agent, seat_seed
@@ -52,24 +52,34 @@ class Position:
                         tuple(self.history), self.state.clone())
 
 
+class Listening:
+    """A bot that notes each of its utterances with its character at the time."""
+
+    def __init__(self, agent: Agent, out: list[tuple[int, str, str, float]]) -> None:
+        self.agent, self.out = agent, out
+
+    def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
+        decision = self.agent.act(view, feedback=feedback)
+        state = view.state
+        assert isinstance(state, ayt.TraitorState)
+        if isinstance(decision.proposal, Text):
+            words = decision.proposal.text.split(":", 1)[1].strip()
+            self.out.append((view.seat, state.character_name(view.seat), words,
+                             decision.seconds))
+        return decision
+
+
 def said_in_games(lineups: list[list[str]]) -> list[tuple[int, str, str, float]]:
     """Every utterance by a bot seat in games of these line-ups: (seat, its character then,
     the words, decision seconds)."""
-    out = []
+    out: list[tuple[int, str, str, float]] = []
     for seed, lineup in enumerate(lineups):
         match = Match(SPEC.id, [SeatRecord(n, n, n) for n in lineup], seed=seed)
         agents = [make_agent(n, match.spec, match.record.params, seed=seat_seed(seed, i, n))
                   for i, n in enumerate(lineup)]
-
-        def note(match: Match, lineup: list[str] = lineup) -> None:
-            move = match.record.moves[-1]
-            if move.seat >= 0 and lineup[move.seat] == "bot" and move.text is not None:
-                state = match.state
-                assert isinstance(state, ayt.TraitorState)
-                out.append((move.seat, state.character_name(move.seat), move.text,
-                            float(move.meta.get("seconds", 0.0))))
-
-        play_match(match, agents, on_move=note)
+        play_match(match, [Listening(a, out) if n == "bot" else a
+                           for a, n in zip(agents, lineup, strict=True)])
+        assert match.record.moves and match.over
     return out
 
 
@@ -104,7 +114,8 @@ def test_talk_is_plain_varied_sentences(spoken):
 
 
 def test_decisions_are_quick(spoken):
-    assert max(seconds for *_, seconds in spoken) < 0.3
+    times = sorted(seconds for *_, seconds in spoken)  # most well under, even on a busy machine
+    assert times[len(times) // 2] < 0.05 and times[int(len(times) * 0.95)] < 0.3
 
 
 @pytest.mark.parametrize("confessor", [0, 1])

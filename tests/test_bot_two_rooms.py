@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from agents.base import SeatView
+from agents.base import Agent, Decision, SeatView
 from agents.bots.deduction import read_claims
 from agents.bots.two_rooms import VOCABULARY, TwoRoomsBot
 from agents.specs import make_agent, seat_seed
@@ -57,26 +57,39 @@ class Position:
                         self.state.clone())
 
 
+class Watching:
+    """A bot that notes each of its moves with its card."""
+
+    def __init__(self, agent: Agent, out: list[tuple[int, str, int, str, float]]) -> None:
+        self.agent, self.out = agent, out
+
+    def act(self, view: SeatView, *, feedback: str | None = None) -> Decision:
+        decision = self.agent.act(view, feedback=feedback)
+        state = view.state
+        assert isinstance(state, tr.TwoRoomsState)
+        proposal = decision.proposal
+        if isinstance(proposal, Text):
+            action, words = tr.SAY, proposal.text.split(":", 1)[1].strip()
+        else:
+            assert isinstance(proposal, ActionId)
+            action, words = proposal.action, view.label(proposal.action)
+        self.out.append((view.seat, tr.CARDS[state.cards[view.seat]], action, words,
+                         decision.seconds))
+        return decision
+
+
 def moves_in_games(lineups: list[list[str]]) -> list[tuple[int, str, int, str, float]]:
     """Every move of a bot seat in games of these line-ups: (seat, its card, the action, the
     words or label, decision seconds)."""
-    out = []
+    out: list[tuple[int, str, int, str, float]] = []
     for seed, lineup in enumerate(lineups):
         match = Match(SPEC.id, [SeatRecord(n, n, n) for n in lineup], seed=seed,
                       params={"num_players": len(lineup)})
         agents = [make_agent(n, match.spec, match.record.params, seed=seat_seed(seed, i, n))
                   for i, n in enumerate(lineup)]
-
-        def note(match: Match, lineup: list[str] = lineup) -> None:
-            move = match.record.moves[-1]
-            if move.seat >= 0 and lineup[move.seat] == "bot":
-                state = match.state
-                assert isinstance(state, tr.TwoRoomsState)
-                out.append((move.seat, tr.CARDS[state.cards[move.seat]], move.action,
-                            move.text if move.text is not None else move.label,
-                            float(move.meta.get("seconds", 0.0))))
-
-        play_match(match, agents, on_move=note)
+        play_match(match, [Watching(a, out) if n == "bot" else a
+                           for a, n in zip(agents, lineup, strict=True)])
+        assert match.over
     return out
 
 
@@ -110,7 +123,8 @@ def test_talk_is_plain_varied_sentences(played):
 
 
 def test_decisions_are_quick(played):
-    assert max(seconds for *_, seconds in played) < 0.3
+    times = sorted(seconds for *_, seconds in played)  # most well under, even on a busy machine
+    assert times[len(times) // 2] < 0.05 and times[int(len(times) * 0.95)] < 0.3
 
 
 def _room_with_both(bomber: int, president: int) -> Position:

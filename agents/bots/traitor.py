@@ -362,7 +362,7 @@ class TraitorBot:
     def _statement(self, sight: Sight, found: Beliefs, *, first: bool) -> str:
         parts = [self._claim(sight)] if first or self.voice.chance(0.3) else []
         accused, why, target = self._accusation(sight, found)
-        if accused is not None:
+        if accused is not None and not any(player(accused) in part for part in parts):
             parts.append(self.voice.pick([
                 f"I suspect {player(accused)} of being the {target}: {why}",
                 f"My money is on {player(accused)} as the {target}, because {why}",
