@@ -70,7 +70,8 @@ def _words(pattern: str) -> re.Pattern[str]:
 VOCABULARY = Vocabulary(
     words=((_words(r"\bgood\s+wizard\b"), frozenset({GOOD_WIZARD})),
            (_words(r"\b(?:evil|bad)\s+wizard\b"), frozenset({EVIL_WIZARD})),
-           (_words(r"\bkey\s*-?\s*holder\b"), frozenset({KEYHOLDER})),
+           (_words(r"\bkey\s*-?\s*holder\b|(?:(?<=\bhold\s)|(?<=\bholds\s)|(?<=\bhas\s)|"
+                   r"(?<=\bhave\s))the\s+key\b"), frozenset({KEYHOLDER})),
            (_words(r"\bguards?\b"), frozenset({GUARD})),
            (_words(r"\btraitors?\b"), frozenset({TRAITOR})),
            (_words(r"\bwizard\b"), frozenset({GOOD_WIZARD, EVIL_WIZARD})),
@@ -368,6 +369,11 @@ class TraitorBot:
                 f"My money is on {player(accused)} as the {target}, because {why}",
                 f"{why}, so I think {player(accused)} is the {target}",
                 f"Keep an eye on {player(accused)}: {why}"]))
+        keyholder = [s for s, name in sight.known.items() if name == "Keyholder"]
+        if sight.role == TRAITOR and keyholder and self.voice.chance(0.5):
+            parts.append(self.voice.pick([  # the Evil Wizard hunts the Keyholder
+                f"I am fairly sure {player(keyholder[0])} is the Keyholder",
+                f"If you ask me, {player(keyholder[0])} holds the key"]))
         if not parts or (accused is None and not first):
             parts.append(self._opinion(sight, found, self._whom_to_ask(sight, found)))
         return speech(parts)
