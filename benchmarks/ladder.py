@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from agents.specs import make_agent, parse_spec, seat_seed
 from agents.trivial import TRIVIAL, trivial_agent
 from games import registry
@@ -110,6 +112,43 @@ def duel(game_id: str, a: str, b: str, games: int, *, seed: int = 0, workers: in
     return tally
 
 
+def fixed_teams(game_id: str) -> list[str | None] | None:
+    """The seats' teams when the seating decides them (Codenames: red, red, blue, blue), or
+    None when there are no teams or a deal does (hidden roles)."""
+    spec = registry.get(game_id)
+    if spec.teams is None:
+        return None
+    seen = []
+    for seed in (1, 2, 3):
+        state = spec.load(spec.params({spec.seed_param: seed} if spec.seed_param else None)
+                          ).new_initial_state()
+        rng = np.random.default_rng(seed)
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+        seen.append(spec.teams(state))
+    return seen[0] if all(t == seen[0] for t in seen) and None not in seen[0] else None
+
+
+def team_duel(game_id: str, a: str, b: str, games: int, *, seed: int = 0,
+              workers: int = 1) -> Tally:
+    """A team of ``a`` against a team of ``b`` (teams fixed by the seating), the sides
+    alternating: the score of ``a``'s team."""
+    teams = fixed_teams(game_id) or []
+    sides = list(dict.fromkeys(teams))
+    jobs = []
+    for g in range(games):
+        mine = sides[g % len(sides)]
+        lineup = tuple(a if team == mine else b for team in teams)
+        jobs.append((game_id, lineup, seed + g, teams.index(mine)))
+    tally = Tally()
+    for score, ret, seconds in _run(jobs, workers):
+        tally.scores.append(score)
+        tally.returns.append(ret)
+        tally.seconds += seconds
+    return tally
+
+
 def among(game_id: str, a: str, others: str, games: int, *, reference: str | None = None,
           players: int | None = None, seed: int = 0, workers: int = 1) -> Tally:
     """``a`` in one seat (each seat in turn) among copies of ``others``; with ``reference``,
@@ -172,21 +211,29 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> l
     if rungs is None:
         raise SystemExit(f"{game_id} has no ladder in agents/ladder.json")
     players = registry.get(game_id).load().num_players()
+    teams = fixed_teams(game_id)
     rows = []
     levels = rungs.levels
     for lower, upper in zip(levels, levels[1:], strict=False):
         pairing = f"{upper.name} ({upper.spec}) vs {lower.name} ({lower.spec})"
-        tally = (duel(game_id, upper.spec, lower.spec, games, seed=seed, workers=workers)
-                 if players == 2 else
-                 among(game_id, upper.spec, lower.spec, games, seed=seed, workers=workers))
+        if players == 2:
+            tally = duel(game_id, upper.spec, lower.spec, games, seed=seed, workers=workers)
+        elif teams:
+            pairing = f"{upper.name} ({upper.spec}) team vs {lower.name} ({lower.spec}) team"
+            tally = team_duel(game_id, upper.spec, lower.spec, games, seed=seed,
+                              workers=workers)
+        else:
+            tally = among(game_id, upper.spec, lower.spec, games, seed=seed, workers=workers)
         low, high = tally.interval()
         rows.append(Row(game_id, pairing, tally.games, tally.mean, low, high,
                         "lower bound > 50%", low > 0.5, tally.seconds / max(1, tally.games)))
     top = levels[-1]
     for trivial in ("first", "pass"):
         words = {"first": "always the first legal move", "pass": "always pass/stay/end"}[trivial]
-        if players == 2:
-            tally = duel(game_id, top.spec, trivial, games, seed=seed, workers=workers)
+        if players == 2 or teams:
+            tally = (duel(game_id, top.spec, trivial, games, seed=seed, workers=workers)
+                     if players == 2 else
+                     team_duel(game_id, top.spec, trivial, games, seed=seed, workers=workers))
             low, high = tally.interval()
             rows.append(Row(game_id, f"{top.name} ({top.spec}) vs {words}", tally.games,
                             tally.mean, low, high, f"wins >= {TRIVIAL_TARGET:.0%}",
