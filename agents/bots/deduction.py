@@ -120,7 +120,7 @@ someone is."""
 _DOUBT = re.compile(r"^\W*(?:i\s+(?:do\s+not|don't|don’t)\s+(?:think|believe)|i\s+doubt)\b",
                     re.IGNORECASE)
 _QUESTION = re.compile(r"^\W*(?:are|is|am|do|does|did|who|what|which|will|would|can|could|"
-                       r"should|why|how|where|whom|have|has)\b", re.IGNORECASE)
+                       r"should|why|how|where|whom|have|has)\b(?!\s+not\b)", re.IGNORECASE)
 _ACCUSE = re.compile(r"\b(?:suspect|accuse|blame|distrust|(?:do\s+not|don't|don’t)\s+trust|"
                      r"watch\s+out\s+for|keep\s+an\s+eye\s+on|(?:call\s+)?stop\s+on|vote\s+(?:for|against))\b",
                      re.IGNORECASE)

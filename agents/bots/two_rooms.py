@@ -420,7 +420,7 @@ class TwoRoomsBot:
                 f"{player(seat)} showed me their card: the President is in this room",
                 f"I have seen it: {player(seat)} is the President"]))
                 for seat, name in seen if name == "President"]
-        elif leader != sight.seat and found.chance(leader, BLUE) > 0.6:
+        elif leader != sight.seat and sight.colour_known(leader) == "blue":
             out += [(seat, self.voice.pick([
                 f"{player(seat)} is the Bomber, I saw the card",
                 f"Watch out, {player(seat)} showed me the Bomber card"]))
