@@ -186,6 +186,25 @@ def test_what_it_says_follows_what_it_saw(shown):
         assert ("red" in said.text) == (shown == RT), said.text
 
 
+@pytest.mark.parametrize("card", [BT, B])
+def test_only_a_blue_team_card_is_shown_to_a_leader_who_will_not_share(card):
+    """Seat 1's leader refused its shares twice: a Blue Team card is revealed to the room to
+    earn trust; the Bomber keeps its card hidden."""
+    cards = [RT, card, BT, P if card == B else B, BT, RT]
+    game = Position(cards, [0, 0, 0, 1, 1, 1], (0, 3))
+    for _ in range(2):
+        while game.state.current_player() != 1:
+            game.play(tr.PASS)
+        game.play(tr.COLOUR_SHARE + 0, tr.REFUSE)
+    game.pass_until_choosing()
+    game.play(tr.SEND + 2, tr.SEND + 4)
+    while game.state.current_player() != 1:
+        game.play(tr.PASS)
+    for seed in range(4):
+        move = bot(seed).act(game.view(1)).proposal
+        assert (move == ActionId(action=tr.REVEAL)) == (card == BT), move
+
+
 HIDDEN = [  # the bot's seat, two deals that differ only in cards that seat has not seen
     (0, [BT, P, B, RT, RT, BT], [BT, B, P, RT, BT, RT]),
     (1, [B, RT, P, BT, RT, BT], [P, RT, B, BT, BT, RT]),

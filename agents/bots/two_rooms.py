@@ -356,6 +356,11 @@ class TwoRoomsBot:
             share = self._share_with(sight, leader)
             if share in legal:
                 return share, None, f"learning the colour of my leader, {player(leader)}"
+            revealed = any(u.speaker == sight.seat and u.kind == "reveals" for u in sight.heard)
+            if sight.card == BLUE_TEAM and sight.refused[leader] and not revealed and \
+                    tr.REVEAL in legal:
+                return tr.REVEAL, None, (f"{player(leader)} will not share: showing my Blue "
+                                         "Team card to the room earns its trust")
         for seat, words in self._report(sight, found):
             if seat not in mine:
                 return tr.SAY, words, f"telling the room about {player(seat)}"
