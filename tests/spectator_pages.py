@@ -54,9 +54,19 @@ class Connection:
 
     async def events(self, path: str) -> AsyncIterator[dict[str, Any]]:
         """The server-sent events of a streamed GET, as they come."""
-        reader, status, headers = await self._start("GET", path)
+        async for data in self._events("GET", path):
+            yield data
+
+    async def events_post(self, path: str, body: Any) -> AsyncIterator[dict[str, Any]]:
+        """The server-sent events answering a POST, as they come."""
+        async for data in self._events("POST", path, body):
+            yield data
+
+    async def _events(self, method: str, path: str,
+                      body: Any = None) -> AsyncIterator[dict[str, Any]]:
+        reader, status, headers = await self._start(method, path, body)
         if status != 200:
-            raise ConnectionError(f"GET {path}: {status}")
+            raise ConnectionError(f"{method} {path}: {status}")
         buffer = b""
         async for chunk in self._chunks(reader):
             buffer += chunk
@@ -237,6 +247,26 @@ class Page(Session):
         self.version = int(data.get("version", self.version))
         return Answer(self.version, data.get("html"), bool(data.get("done")),
                       bool(data.get("stopped")))
+
+    async def screens(self) -> AsyncIterator[Answer]:
+        """Every screen after the one shown, as the page's script reads them: one streamed
+        response (server-sent events) until the game ends."""
+        events = self.connection.events_post(
+            f"{self.app.prefix}/component_server/",
+            {"data": [self.ticket, self.version], "component_id": self.app.screen,
+             "fn_name": "follow_stream", "session_hash": self.hash})
+        async for data in events:
+            self.version = int(data.get("version", self.version))
+            yield Answer(self.version, data.get("html"), bool(data.get("done")),
+                         bool(data.get("stopped")))
+
+    async def start_screens(self) -> None:
+        """Ask for the stream of screens without reading it (a page that then goes away:
+        :meth:`abandon`)."""
+        await self.connection.send(
+            "POST", f"{self.app.prefix}/component_server/",
+            {"data": [self.ticket, self.version], "component_id": self.app.screen,
+             "fn_name": "follow_stream", "session_hash": self.hash})
 
     async def start_next(self) -> None:
         """Send the request for the next screen without reading the answer (a page that then

@@ -65,7 +65,8 @@ def test_spectator_pages_hold_no_queue_worker_and_closed_ones_stop_counting_in_s
         assert not waiting, (f"only {len(done)} of {PAGES} spectator pages opened within 30 s: "
                              "each page that follows a game holds one of the queue's workers")
         assert all(page.ticket for page in pages)  # every page follows the game
-        await asyncio.gather(*(page.start_next() for page in pages))  # ... and waits for a move
+        await asyncio.gather(*(page.start_screens() for page in pages[::2]))  # as a browser
+        await asyncio.gather(*(page.start_next() for page in pages[1::2]))  # one at a time
 
         new_game = Session(pages_app).call("new_game", "nim", "random", "first", PLAYER, True, "")
         assert await _timed(new_game) < 3.0  # 60 spectators waiting: another person starts
@@ -87,10 +88,12 @@ def test_spectator_pages_hold_no_queue_worker_and_closed_ones_stop_counting_in_s
             assert time.monotonic() - closed < 10.0, "closed pages still counted after 10 s"
             await asyncio.sleep(0.5)
 
+        screens = late.screens()
         moved = await person.call("move", state["legal"][0])  # the person and the reply
-        answer = await asyncio.wait_for(late.next(), 10)
-        assert answer.html and answer.moves == len(moved["moves"]) >= 1
-        assert "<b>Ada to move.</b>" in answer.html
+        answer = await asyncio.wait_for(anext(screens), 10)
+        while answer.moves != len(moved["moves"]):
+            answer = await asyncio.wait_for(anext(screens), 10)
+        assert answer.html and answer.moves >= 2 and "<b>Ada to move.</b>" in answer.html
 
     asyncio.run(scenario())
 
@@ -118,7 +121,10 @@ def test_spectators_per_game_and_per_client_are_bounded_with_a_clear_message(bou
         elsewhere = Page(pages_app, second["session"], client="127.0.0.3")
         await elsewhere.open()
         assert elsewhere.ticket  # another client is not held back by this one
-        for page in [*mine, other, elsewhere]:
+        following = [*mine, other, elsewhere]
+        await asyncio.gather(*(page.start_screens() for page in following))
+        await asyncio.sleep(0.5)
+        for page in following:  # closed while following: they stop counting 5 s later
             page.abandon()
 
     asyncio.run(scenario())
@@ -155,7 +161,7 @@ def test_a_spectator_turned_away_is_told_why_on_the_page(bounded, browser):
     async def crowd(game_id: str) -> list[Page]:
         pages = [Page(pages_app, game_id, client="127.0.0.9") for _ in range(3)]
         await asyncio.gather(*(page.open() for page in pages))
-        await asyncio.gather(*(page.start_next() for page in pages))
+        await asyncio.gather(*(page.start_screens() for page in pages))
         return pages
 
     loop = Loop()

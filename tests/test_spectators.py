@@ -54,13 +54,13 @@ def test_a_move_reaches_every_spectator_drawn_once_per_view():
         assert not any(w.done() for w in waits)  # nothing changed: everyone waits
         board.moves = 1
         moved = time.monotonic()
-        answers = [json.loads(a) for a in await asyncio.gather(*waits)]
+        answers = [json.loads(a.body) for a in await asyncio.gather(*waits)]
         assert time.monotonic() - moved < 1.0
         assert {a["version"] for a in answers} == {2}
         assert {a["html"] for a in answers} == {"<p>1 moves, all</p>", "<p>1 moves, public</p>"}
         assert sorted(board.drawn) == [(0, "all"), (1, "all"), (1, "public")]
         assert "MainThread" not in board.threads  # drawn in worker threads
-        late = json.loads(await people.wait(tickets[1].id, 1))  # behind: answered at once
+        late = json.loads((await people.wait(tickets[1].id, 1)).body)  # behind: answered at once
         assert late["html"] == "<p>1 moves, public</p>" and len(board.drawn) == 3
     run(scenario())
 
@@ -70,10 +70,11 @@ def test_nothing_new_is_answered_after_the_wait_and_the_end_says_done():
         people, board = quick(), Board()
         ticket = people.join("g", "1.1.1.1", lambda: None, lambda: board)
         people.wait_seconds = 0.2
-        assert json.loads(await people.wait(ticket.id, 1)) == {"version": 1}
+        assert json.loads((await people.wait(ticket.id, 1)).body) == {"version": 1}
         board.moves = 99
-        end = json.loads(await people.wait(ticket.id, 1))
+        end = json.loads((await people.wait(ticket.id, 1)).body)
         assert end["done"] and end["version"] == 2
+        assert people.counts() == {}  # a page that was shown the end no longer counts
     run(scenario())
 
 
@@ -104,6 +105,7 @@ def test_a_page_that_goes_away_stops_its_wait_at_once_and_stops_counting():
     async def scenario():
         people, board = quick(per_game=1), Board()
         ticket = people.join("g", "1.1.1.1", lambda: None, lambda: board)
+        await people.first(ticket)
         gone = asyncio.Event()
         waiting = asyncio.ensure_future(people.wait(ticket.id, 1, gone.wait))
         await asyncio.sleep(0.5)  # longer than the grace: a waiting page counts
@@ -116,8 +118,52 @@ def test_a_page_that_goes_away_stops_its_wait_at_once_and_stops_counting():
         assert people.counts() == {} and people.broadcasting() == 0  # its game's task ended
         again = people.join("g", "2.2.2.2", lambda: None, lambda: board)
         assert again.id and people.broadcasting() == 1
-        stopped = json.loads(await people.wait(ticket.id, 1))
+        stopped = json.loads((await people.wait(ticket.id, 1)).body)
         assert stopped == {"version": 1, "stopped": True}  # the old page must reload
+    run(scenario())
+
+
+def test_a_stream_carries_every_new_screen_and_ends_with_the_game():
+    async def scenario():
+        people, board = quick(), Board()
+        ticket = people.join("g", "1.1.1.1", lambda: None, lambda: board)
+        events = people.stream(ticket.id, 1)
+        board.moves = 1
+        first = json.loads((await anext(events))[len(b"data: "):])
+        assert first["html"] == "<p>1 moves, None</p>" and first["version"] == 2
+        board.moves = 99
+        last = await anext(events)
+        assert last.startswith(b"data: ") and last.endswith(b"\n\n")
+        assert json.loads(last[6:])["done"]
+        with pytest.raises(StopAsyncIteration):
+            await anext(events)
+        assert people.counts() == {}
+    run(scenario())
+
+
+def test_a_stream_whose_page_went_away_stops_counting():
+    async def scenario():
+        people, board = quick(per_game=1), Board()
+        ticket = people.join("g", "1.1.1.1", lambda: None, lambda: board)
+        streaming = asyncio.ensure_future(anext(people.stream(ticket.id, 1)))
+        await asyncio.sleep(0.5)
+        assert people.counts() == {"g": 1}
+        streaming.cancel()  # what the server does when the page's connection closes
+        await asyncio.sleep(0.5)
+        assert people.counts() == {} and people.broadcasting() == 0
+    run(scenario())
+
+
+def test_a_page_that_never_asks_counts_a_while_then_not(monkeypatch):
+    monkeypatch.setattr("sessions.web.spectators.FIRST", 0.4)
+
+    async def scenario():
+        people, board = quick(per_game=1), Board()
+        people.join("g", "1.1.1.1", lambda: None, lambda: board)
+        await asyncio.sleep(0.2)
+        assert people.counts() == {"g": 1}
+        await asyncio.sleep(0.5)
+        assert people.counts() == {}
     run(scenario())
 
 

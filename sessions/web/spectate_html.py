@@ -7,8 +7,8 @@ spectator (:mod:`sessions.web.spectators`). Every text is escaped: names, moves 
 model's words are shown as text, never as markup. Boards are inline PNG images.
 
 :data:`FOLLOW_JS` runs in the page: when the server hands the page a live screen carrying a
-ticket, it asks the server for the next screen (the component's server function), shows it,
-and asks again, until the game is over or the page follows something else.
+ticket, it asks the server for the screens that follow (one streamed response, or one request
+per screen), shows each, until the game is over or the page follows something else.
 """
 
 from __future__ import annotations
@@ -75,10 +75,12 @@ def live(seen: Spectated, note: str = "") -> str:
                   text=texts, panels=panels_html(seen))
 
 
-def marker(ticket: str, version: int) -> str:
+def marker(ticket: str, version: int, session: str = "", component: int = 0) -> str:
     """What makes a screen sent by a page's event a live one: the page then asks for the
-    screens after ``version`` with ``ticket`` (screens sent in answer carry none)."""
-    return f"<i hidden data-ticket='{_e(ticket)}' data-version='{int(version)}'></i>"
+    screens after ``version`` with ``ticket`` (screens sent in answer carry none), as
+    ``session`` to the screen ``component``'s server functions."""
+    return (f"<i hidden data-ticket='{_e(ticket)}' data-version='{int(version)}' "
+            f"data-session='{_e(session)}' data-component='{int(component)}'></i>")
 
 
 def with_marker(page: str, mark: str) -> str:
@@ -134,32 +136,83 @@ const stopped = (words) => {
     status.querySelector('.watch-stopped').textContent = words;
   }
 };
-const follow = async (ticket, seen) => {
-  let failures = 0;
+// one answer: true when the page asks no more
+const answered = (ticket, answer, at) => {
+  if (following !== ticket) return true;
+  if (answer.stopped) {
+    following = null;
+    stopped('Live updates stopped while this page was away: refresh the page to follow ' +
+            'the game again.');
+    return true;
+  }
+  if (answer.html != null) show(answer.html);
+  at.seen = answer.version ?? at.seen;
+  if (answer.done) {
+    following = null;
+    trigger('end');
+    return true;
+  }
+  return false;
+};
+// every answer in one streamed response (server-sent events); false if it cannot be had
+const stream = async (ticket, at, mark) => {
+  const config = window.gradio_config || {};
+  const url = (config.root || '') + (config.api_prefix ?? '/gradio_api') + '/component_server/';
+  let response;
+  try {
+    response = await fetch(url, {method: 'POST', credentials: 'same-origin',
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({data: [ticket, at.seen], fn_name: 'follow_stream',
+                            component_id: Number(mark.component), session_hash: mark.session})});
+  } catch (err) {
+    return false;
+  }
+  const kind = response.headers.get('content-type') || '';
+  if (!response.ok || !response.body || !kind.startsWith('text/event-stream')) return false;
+  const reader = response.body.getReader(), decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    while (following === ticket) {
+      const {value, done} = await reader.read();
+      if (done) return true;
+      buffer += decoder.decode(value, {stream: true});
+      let cut;
+      while ((cut = buffer.indexOf('\\n\\n')) >= 0) {
+        const message = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        if (message.startsWith('data: ') && answered(ticket, JSON.parse(message.slice(6)), at)) {
+          reader.cancel();
+          return true;
+        }
+      }
+    }
+    reader.cancel();
+  } catch (err) {
+    return true;  // the connection broke: ask again
+  }
+  return true;
+};
+const follow = async (ticket, mark) => {
+  const at = {seen: Number(mark.version)};
+  let failures = 0, streams = Boolean(mark.session && Number(mark.component));
   while (following === ticket) {
+    if (streams) {
+      const started = Date.now();
+      streams = await stream(ticket, at, mark);
+      if (following !== ticket) return;
+      if (Date.now() - started < 2000) await pause(1000);  // a stream cut at once: not so fast
+      continue;
+    }
     let answer;
     try {
-      answer = await server.follow_moves(ticket, seen);
+      answer = await server.follow_moves(ticket, at.seen);
       failures = 0;
     } catch (err) {
       failures += 1;
       await pause(Math.min(30000, 1000 * 2 ** failures));
       continue;
     }
-    if (following !== ticket) return;
-    if (answer.stopped) {
-      following = null;
-      stopped('Live updates stopped while this page was away: refresh the page to follow ' +
-              'the game again.');
-      return;
-    }
-    if (answer.html != null) show(answer.html);
-    seen = answer.version;
-    if (answer.done) {
-      following = null;
-      trigger('end');
-      return;
-    }
+    if (answered(ticket, answer, at)) return;
   }
 };
 const begin = () => {
@@ -169,10 +222,13 @@ const begin = () => {
   setTimeout(scrollMoves, 0);
   if (ticket === following) return;
   following = ticket;
-  if (ticket) follow(ticket, Number(mark.dataset.version));
+  if (ticket) follow(ticket, {...mark.dataset});
 };
 watch('value', begin);
 begin();
 """
-"""Runs in the page (``js_on_load`` of the screen's ``gr.HTML``; ``server.follow_moves`` is
-its server function, :func:`sessions.web.tabs.watch.follow_moves`)."""
+"""Runs in the page (``js_on_load`` of the screen's ``gr.HTML``). It asks the screen's server
+function ``follow_stream`` (:func:`sessions.web.tabs.watch.follow_stream`) for one streamed
+response carrying every new screen (posting to Gradio's component server route as
+``server.<name>`` does, so that it can read the answer as it comes); where that cannot be had,
+it asks ``server.follow_moves`` for one screen at a time."""

@@ -13,9 +13,9 @@ the last spectator of a game is gone, its task ends, so abandoned pages leave th
 idle.
 
 **Who counts.** A spectator (a :class:`Ticket`, one per page and game followed) counts
-while a request of theirs is waiting or ended less than :data:`GRACE` seconds ago. A page
-that goes away closes its waiting request; that ends the wait at once, and the spectator
-no longer counts :data:`GRACE` seconds later. At most ``per_game`` spectators follow one
+while a request of theirs is waiting or ended less than :data:`GRACE` seconds ago (before
+its first request: for :data:`FIRST` seconds), until the page has been sent the game's end. A page that goes away closes its waiting request;
+that ends the wait at once, and the spectator no longer counts :data:`GRACE` seconds later. At most ``per_game`` spectators follow one
 game, ``per_client`` one client address and ``total`` this server; beyond that
 :meth:`Spectators.join` refuses with a sentence for the page (:class:`Refused`). The
 person who started a watched game is never refused their own game.
@@ -34,7 +34,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -46,6 +46,9 @@ WAIT = 20.0
 """The longest a page's request waits for a change before it is answered 'nothing new'."""
 GRACE = 5.0
 """How long a spectator still counts after their last request ended (seconds)."""
+FIRST = 15.0
+"""How long a page that has not asked yet counts (its script starts at once; a busy browser
+may take a few seconds to show the page)."""
 PER_GAME = 100
 PER_CLIENT = 10
 TOTAL = 1000
@@ -80,6 +83,16 @@ class Source(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Answer:
+    """What a following page is sent: ``body`` (JSON: version, html, done; or 'nothing new';
+    or stopped) for ``version``; ``final``: the page asks no more."""
+
+    version: int
+    body: bytes
+    final: bool = False
+
+
 class Refused(Exception):
     """A page that may not follow the game now; the message says why, for the page."""
 
@@ -96,10 +109,13 @@ class Ticket:
     host: bool = False
     waits: int = 0
     seen_at: float = field(default_factory=time.monotonic)
+    asked: bool = False
     left: bool = False
 
     def alive(self, now: float, grace: float) -> bool:
-        return not self.left and (self.waits > 0 or now - self.seen_at < grace)
+        if self.left:
+            return False
+        return self.waits > 0 or now - self.seen_at < (grace if self.asked else FIRST)
 
 
 @dataclass(frozen=True)
@@ -137,7 +153,7 @@ class _Broadcast:
         loop = asyncio.get_running_loop()
         self._loop = loop
         self._next: asyncio.Future[None] = loop.create_future()
-        self._frames: dict[str | None, asyncio.Future[tuple[Frame, bytes]]] = {}
+        self._frames: dict[str | None, asyncio.Future[tuple[Frame, Answer]]] = {}
         self.task = loop.create_task(self._watch(), name=f"spectators-{followed[:8]}")
 
     def changed(self) -> asyncio.Future[None]:
@@ -150,8 +166,8 @@ class _Broadcast:
         done, self._next = self._next, self._loop.create_future()
         done.set_result(None)
 
-    async def frame(self, view: str | None) -> tuple[Frame, bytes]:
-        """This version's screen for ``view`` and its encoded answer, drawn once."""
+    async def frame(self, view: str | None) -> tuple[Frame, Answer]:
+        """This version's screen for ``view`` and its answer, drawn and encoded once."""
         drawing = self._frames.get(view)
         if drawing is None:
             drawing = self._frames[view] = asyncio.ensure_future(
@@ -163,12 +179,12 @@ class _Broadcast:
                 del self._frames[view]
             raise
 
-    async def _draw(self, view: str | None, version: int) -> tuple[Frame, bytes]:
+    async def _draw(self, view: str | None, version: int) -> tuple[Frame, Answer]:
         frame = await anyio.to_thread.run_sync(self.source.draw, view)
         body = json.dumps({"version": version, "html": frame.html, "done": frame.done,
                            "moves": frame.moves}).encode()
         self.owner.drawn += 1
-        return frame, body
+        return frame, Answer(version, body, frame.done)
 
     async def _watch(self) -> None:
         try:
@@ -259,19 +275,22 @@ class Spectators:
         broadcast = self._broadcasts[ticket.followed]
         version = broadcast.version
         frame, _ = await broadcast.frame(ticket.view())
+        ticket.left = ticket.left or frame.done  # nothing to follow: the page asks no more
         return version, frame
 
     async def wait(self, ticket_id: str, seen: int,
-                   gone: Callable[[], Awaitable[object]] | None = None) -> bytes | None:
-        """The answer to a page that has shown version ``seen``: the newer screen (JSON:
-        version, html, done), 'nothing new' after :data:`WAIT` seconds, 'stopped' for a
-        page that no longer counts (it was away too long), or None when the page went away
-        while waiting (``gone`` finished first)."""
+                   gone: Callable[[], Awaitable[object]] | None = None) -> Answer | None:
+        """The answer to a page that has shown version ``seen``: the newer screen, 'nothing
+        new' after :data:`WAIT` seconds, 'stopped' for a page that no longer counts (it was
+        away too long, or follows something else), or None when the page went away while
+        waiting (``gone`` finished first). Cancelling the wait (a stream whose page went
+        away) is the same as ``gone``."""
         ticket = self._tickets.get(ticket_id)
         broadcast = self._broadcasts.get(ticket.followed) if ticket else None
         if ticket is None or ticket.left or broadcast is None:
-            return _answer(version=seen, stopped=True)
+            return Answer(seen, _answer(version=seen, stopped=True), final=True)
         ticket.waits += 1
+        ticket.asked = True
         watching = asyncio.ensure_future(gone()) if gone is not None else None
         try:
             if seen >= broadcast.version:
@@ -284,9 +303,10 @@ class Spectators:
                 if watching is not None and watching.done():
                     return None
                 if not changed.done() or ticket.left:
-                    return _answer(version=seen)
-            _, body = await broadcast.frame(ticket.view())
-            return body
+                    return Answer(seen, _answer(version=seen))
+            frame, answer = await broadcast.frame(ticket.view())
+            ticket.left = ticket.left or frame.done  # the game is over: the page asks no more
+            return answer
         finally:
             if watching is not None:
                 watching.cancel()
@@ -294,6 +314,18 @@ class Spectators:
                     await watching
             ticket.waits -= 1
             ticket.seen_at = time.monotonic()
+
+    async def stream(self, ticket_id: str, seen: int) -> AsyncIterator[bytes]:
+        """Every answer after version ``seen`` as server-sent events, until the last (one
+        request for the whole game; the page going away cancels it)."""
+        while True:
+            answer = await self.wait(ticket_id, seen)
+            if answer is None:
+                return
+            yield b"data: " + answer.body + b"\n\n"
+            if answer.final:
+                return
+            seen = answer.version
 
     # --- what there is ------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import anyio
 import gradio as gr
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 
 from agents.llm.modes import base
 from games.registry import get
@@ -72,6 +72,8 @@ class Viewer:
         self.followed, self.view, self.host, self.ticket = followed, view, host, ""
 
 
+SCREEN: dict[str, int] = {}
+"""The screen component's id (its page script names it when it asks for a stream)."""
 SPECTATORS = Spectators(Limits.from_env())
 """The process's spectators (limits: ``ARENA_SPECTATORS_PER_GAME``, ``..._PER_CLIENT``,
 ``ARENA_SPECTATORS``; see sessions/web/spectators.py)."""
@@ -266,7 +268,8 @@ async def show(viewer: Viewer, request: gr.Request) -> list[Any]:
         return _screen(message(str(refused)))
     viewer.ticket = ticket.id
     version, frame = await people.first(ticket)
-    page = frame.html if frame.done else with_marker(frame.html, marker(ticket.id, version))
+    mark = marker(ticket.id, version, request.session_hash or "", SCREEN.get("id", 0))
+    page = frame.html if frame.done else with_marker(frame.html, mark)
     return [page, _views(game, viewer), gr.update(visible=False) if frame.done else gr.skip(),
             gr.update(visible=False), gr.skip(), gr.skip()]
 
@@ -291,7 +294,18 @@ async def follow_moves(asked: Any, request: gr.Request) -> Response:
         return Response(b'{"stopped": true}', media_type="application/json")
     raw = getattr(request, "request", None) or request
     answer = await spectators().wait(ticket, seen, functools.partial(_gone, raw))
-    return Response(answer or b"{}", media_type="application/json")
+    return Response(answer.body if answer else b"{}", media_type="application/json")
+
+
+async def follow_stream(asked: Any) -> Response:
+    """The same as :func:`follow_moves`, every answer in one streamed response (server-sent
+    events) until the game ends: what the page's script asks for first."""
+    try:
+        ticket, seen = str(asked[0])[:64], int(asked[1])
+    except (TypeError, ValueError, IndexError, KeyError):
+        return Response(b'{"stopped": true}', media_type="application/json")
+    return StreamingResponse(spectators().stream(ticket, seen), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 async def _gone(request: Any) -> None:
@@ -303,7 +317,7 @@ async def _gone(request: Any) -> None:
         await asyncio.sleep(0.5)
 
 
-async def choose_view(viewer: Viewer, view: str | None) -> Any:
+async def choose_view(viewer: Viewer, view: str | None, request: gr.Request) -> Any:
     """The person picked another view: redraw now (later screens follow the new view)."""
     viewer.view = view
     game = _followed(viewer)
@@ -313,8 +327,10 @@ async def choose_view(viewer: Viewer, view: str | None) -> Any:
     note = EXHIBITION + (_exhibition_note() or "") if viewer.followed == SHOWCASE else ""
     page = spectate_html.live(seen, note)
     version = spectators().version(viewer.ticket)
-    return page if version is None or seen.over else with_marker(page,
-                                                                 marker(viewer.ticket, version))
+    if version is None or seen.over:
+        return page
+    return with_marker(page, marker(viewer.ticket, version, request.session_hash or "",
+                                    SCREEN.get("id", 0)))
 
 
 def ended(viewer: Viewer) -> tuple[Any, Any]:
@@ -425,8 +441,10 @@ def build_watch(keyring: gr.State) -> dict[str, Any]:
             replay_seat = gr.Radio([], label="Seen by", elem_id="watch-replay-seat")
         screen = gr.HTML(message(""), elem_id="watch-screen",
                          css_template=spectate_html.SCREEN_CSS,
-                         js_on_load=spectate_html.FOLLOW_JS, server_functions=[follow_moves])
+                         js_on_load=spectate_html.FOLLOW_JS,
+                         server_functions=[follow_moves, follow_stream])
         opening = gr.Checkbox(False, visible=False)  # inside the tab: tabs stay one row
+    SCREEN["id"] = screen._id  # its script asks this component's server functions
     outputs = [screen, view, controls, replay_row, slider, replay_seat]
 
     game.change(choose_game, game, [*agents, *modes], **_private)
