@@ -8,7 +8,7 @@ Grammar::
 
 Classic names: ``random``; ``bot`` and ``bot:SLIPS`` (a game's hand-written strategy bot,
 ``agents.bots``; SLIPS percent of its moves random); ``tit-for-tat`` (iterated prisoner's dilemma); ``minilm``
-(Codenames' spymaster and operative by word similarity, offline); ``equilibrium`` and
+(Codenames' spymaster and operative by word similarity, offline); ``equilibrium``, ``strategic`` and
 ``adaptive`` (GAMA-Bench's games: the game's equilibrium strategy, and a bot that adapts to the
 last round it saw); ``mcts`` and ``ismcts`` with optional SIMULATIONS (default 1000, GTBench's
 setting) and SECONDS, a cap on one reply's wall-clock time written like ``2s`` (default 2s;
@@ -40,8 +40,9 @@ MAX_SECONDS = 10.0
 """The longest clock a search may be given on the page and through the API (and it must
 have one: ``0s``, no clock, is for the command line)."""
 
-CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "minilm", "bot")
-GAMA_BOTS = ("equilibrium", "adaptive")
+CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "strategic",
+           "minilm", "bot")
+GAMA_BOTS = ("equilibrium", "adaptive", "strategic")
 
 
 class SpecError(ValueError):
@@ -154,6 +155,6 @@ def _seconds_text(seconds: float) -> str:
 
 
 _GRAMMAR_HELP = (
-    "use random, bot[:SLIPS], tit-for-tat, minilm, equilibrium, adaptive, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
+    "use random, bot[:SLIPS], tit-for-tat, minilm, equilibrium, adaptive, strategic, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
     "or PROVIDER/MODEL[+MODE...] such as openai/gpt-4o-mini+cot"
 )

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # only for types: the record module loads OpenSpiel
 
 HUMAN = "human"
 KINDS = frozenset({"random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "human",
-                   "llm", "minilm", "bot"})
+                   "llm", "minilm", "bot", "strategic"})
 """Agent kinds ratings know (agents.specs.CLASSIC, people and LLMs); GAMA-Bench's bots
 (equilibrium, adaptive) included."""
 

@@ -61,6 +61,9 @@ _CLASSIC = {
     "adaptive": ("Adaptive", "reacts to the last round it saw (best response to the last "
                              "average, the majority dish, retaliation...)"),
     "bot": ("Strategy bot", "a strategy written for this game"),
+    "strategic": ("Strategic", "best-responds to what it has seen of the others (level-k "
+                               "thinking, attendance and contribution trends, exploits "
+                               "seats that never change)"),
     "minilm": ("MiniLM words", "gives clues and guesses by word similarity (the "
                                "all-MiniLM-L6-v2 model, run offline)"),
 }
@@ -76,7 +79,8 @@ def opponents_for(game: GameSpec) -> list[Opponent]:
     from agents.ladder import ladder
     from agents.specs import parse_spec
 
-    order = ["bot", "mcts", "ismcts", "minilm", "equilibrium", "adaptive", "tit-for-tat",
+    order = ["bot", "mcts", "ismcts", "minilm", "strategic", "equilibrium", "adaptive",
+             "tit-for-tat",
              "random"]
     fits = sorted(agents_for(game), key=order.index)
     rungs = ladder(game.id)
