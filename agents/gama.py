@@ -295,23 +295,32 @@ def _st_el_farol(state: pyspiel.State, seat: int, rng: np.random.Generator) -> t
     game = state.get_game()
     n, rounds = game.num_players(), state.settled()
     seen = [r for r in range(rounds) if state.sees_attendance(seat, r)]
-    weight, going = 1.0, float(game.ratio)  # the prior: the equilibrium rate, one round's worth
+    # The others' rate: the equilibrium's as if seen on three nights, then the nights seen,
+    # older ones counting a little less.
+    weight, going = 3.0, 3.0 * float(game.ratio)
     for r in seen:
-        w = 0.75 ** (rounds - 1 - r)
+        w = 0.97 ** (rounds - 1 - r)
         others = state.result(r).went - state.choices[r][seat]
         weight, going = weight + w, going + w * others / (n - 1)
     rate = going / weight
     room = math.floor(game.capacity * n / 100) - 1  # others who may go with me, still fun
-    fun = _binomial_cdf(room, n - 1, rate)
-    value = fun * game.fun + (1 - fun) * game.crowded
+    # Going pays for itself when the bar is fun at least half the time with the n - 1 others
+    # (``mine``). Against a rival who stays home, going also crowds the bar for every rival who
+    # goes, so it pays while the bar is fun at least half the time with n - 2 others
+    # (``against``). Between the two it goes with a chance that falls from 1 to 0, so that a
+    # table of such bots settles where neither staying home nor always going beats it.
+    mine = _binomial_cdf(room, n - 1, rate)
+    against = _binomial_cdf(room, n - 2, rate)
+    chance = 1.0 if mine >= 0.5 else \
+        _clamp_f((against - 0.5) / (against - mine), 0.0, 1.0) if against > mine else 0.0
     blind = rounds - 1 - seen[-1] if seen else rounds
-    if value >= game.home - 0.5:
-        return GO, (f"the others go about {rate:.0%} of the time: the bar should be fun with "
-                    f"chance {fun:.0%}, worth {value:.1f} against {game.home} at home")
-    if game.information == "implicit" and blind >= 3:
+    if rng.random() < chance:
+        return GO, (f"the others go about {rate:.0%} of the time: the bar should be fun "
+                    f"{mine:.0%} of the time, and my going crowds it for them")
+    if game.information == "implicit" and blind >= 2 and rng.random() < float(game.ratio):
         return GO, f"not been to the bar for {blind} rounds: go and see how busy it is"
-    return STAY, (f"the others go about {rate:.0%} of the time: the bar would be fun only with "
-                  f"chance {fun:.0%}, worth {value:.1f} against {game.home} at home")
+    return STAY, (f"the others go about {rate:.0%} of the time: the bar would be fun only "
+                  f"{mine:.0%} of the time")
 
 
 def _binomial_cdf(k: int, n: int, p: float) -> float:
@@ -374,17 +383,36 @@ _FRACTIONS = tuple(i / 20 for i in range(21))
 valuation ("steady"), or a share drawn evenly up to it ("erratic", as random bidders do)."""
 
 
+_DENIAL = 0.5
+"""How much a round the bot wins is worth to it for what the rival who would have won it
+loses (the ladder and people count places, not golds)."""
+_MEMORY = 0.85
+"""How much each round older than the last counts less when reading the others' bids."""
+
+
 @functools.lru_cache(maxsize=8)
-def _rival_bids(players: int, top: int) -> np.ndarray:
-    """Samples of the highest rival bid under each shade hypothesis (rows: steady shades,
-    then erratic ones; columns: samples of the others' valuations, drawn once)."""
+def _rival_bids(players: int, top: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Under each shade hypothesis (rows: the steady shades, then the erratic ones), the chance
+    that the highest rival bid is below each whole number 0..top, that it equals it, and what
+    the rival with that bid gains from it when it is that number or more (from samples of the
+    others' valuations, drawn once)."""
     draws = np.random.default_rng(20240611)
     values = np.array([draws.choice(top, size=players - 1, replace=False) + 1
                        for _ in range(2000)])
     spread = draws.random(values.shape)
-    steady = [np.floor(s * values.max(axis=1)) for s in _FRACTIONS]
-    erratic = [np.floor(spread * (s * values + 1)).max(axis=1) for s in _FRACTIONS[1:]]
-    return np.array(steady + erratic)
+    bids = [np.floor(s * values) for s in _FRACTIONS]
+    bids += [np.floor(spread * (s * values + 1)) for s in _FRACTIONS[1:]]
+    equal, denied = [], []
+    for table in bids:
+        best = table.argmax(axis=1)
+        high = table.max(axis=1).astype(int)
+        margin = values[np.arange(len(values)), best] - high
+        equal.append(np.bincount(high, minlength=top + 1)[:top + 1])
+        at = np.bincount(high, weights=margin, minlength=top + 1)[:top + 1]
+        denied.append(np.cumsum(at[::-1])[::-1])
+    count = values.shape[0]
+    pmf = np.array(equal) / count
+    return np.cumsum(pmf, axis=1) - pmf, pmf, np.array(denied) / count
 
 
 def _st_auction(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tuple[int, str]:
@@ -392,25 +420,26 @@ def _st_auction(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tu
     value = state.valuation(seat, rounds)
     if game.price == "second":
         return value, "second price: bidding the valuation is dominant"
-    rivals = _rival_bids(game.num_players(), game.max_valuation)
-    belief = np.zeros(len(rivals))
+    below, equal, denied = _rival_bids(game.num_players(), game.max_valuation)
+    belief = np.zeros(len(below))
     for r in range(rounds):
         result, mine = state.result(r), state.choices[r][seat]
         if result.winner == seat:  # the best rival bid was at most mine
-            seen = (rivals <= mine).mean(axis=1)
-        else:  # the winning bid was the best rival bid
-            seen = (np.abs(rivals - result.winning_bid) <= 2).mean(axis=1) / 5
-        belief += np.log(0.01 + seen)
+            seen = below[:, mine] + equal[:, mine]
+        else:  # the winning bid was the best rival bid (give or take a little)
+            near = range(max(0, result.winning_bid - 2), min(game.max_valuation,
+                                                              result.winning_bid + 2) + 1)
+            seen = equal[:, list(near)].mean(axis=1)
+        belief += _MEMORY ** (rounds - 1 - r) * np.log(1e-4 + seen)
     weights = np.exp(belief - belief.max())
     weights /= weights.sum()
-    bids = np.arange(value + 1)
-    below = np.array([np.searchsorted(np.sort(row), bids, side="left") for row in rivals])
-    equal = np.array([np.searchsorted(np.sort(row), bids, side="right") for row in rivals]) - below
-    wins = weights @ ((below + equal / 2) / rivals.shape[1])
-    gain = (value - bids) * wins
-    bid = int(np.argmax(gain))
+    wins = weights @ (below[:, :value + 1] + equal[:, :value + 1] / 2)
+    spoils = weights @ denied[:, :value + 1]  # what the rival who wins instead gains
+    worth = (value - np.arange(value + 1)) * wins - _DENIAL * spoils
+    bid = int(np.argmax(worth))
     return bid, (f"from the winning bids so far, a bid of {bid} should win with chance "
-                 f"{wins[bid]:.0%}: the best expected gain on my valuation {value}")
+                 f"{wins[bid]:.0%}: the best trade between my gain on my valuation {value} "
+                 "and what a rival would gain instead")
 
 
 # --- strategic: Battle Royale ----------------------------------------------------------------
@@ -422,7 +451,10 @@ def _st_auction(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tu
 # the move that outlasts the most opponents on average is played.
 
 _RULES = ("first", "strongest", "retaliate", "random", "miss")
-_ROLLOUTS = 48
+_ROLLOUTS = 40
+_PLANS = ("first", "strongest", "threat")
+"""How the bot may go on shooting in its play-outs: the weakest, the strongest, or the
+opponent likeliest to hit it next."""
 
 
 @dataclass
@@ -533,6 +565,35 @@ def _normalised(logs: list[float]) -> list[float]:
     return [w / sum(raw) for w in raw]
 
 
+def _threat(game: _Shootout, seat: int, aims: dict[int, float]) -> int:
+    """The opponent most likely to hit the seat next: hit rate x the chance it aims at it."""
+    targets = game.targets(seat)
+    best = max(targets, key=lambda p: (game.rates[p] * aims.get(p, 0.0), game.rates[p], -p))
+    return best if aims.get(best, 0.0) > 0 else _strongest_of(game, targets)
+
+
+def _aims(game: _Shootout, seat: int, rules: dict[int, list[float]]) -> dict[int, float]:
+    """The chance each opponent aims at the seat on its next shot, by the rules read."""
+    aims = {}
+    for p in game.targets(seat):
+        chance = 0.0
+        for rule, weight in zip(_RULES, rules[p], strict=True):
+            if rule == "random":
+                chance += weight / (len(game.targets(p)) + 1)
+            elif rule != "miss":
+                chance += weight * (_rule_target(rule, game, p, random.Random(0)) == seat)
+        aims[p] = chance
+    return aims
+
+
+def _my_target(plan: str, game: _Shootout, seat: int, picked: dict[int, str],
+               luck: random.Random) -> int | None:
+    if plan != "threat":
+        return _rule_target(plan, game, seat, luck)
+    one_hot = {p: [float(r == picked[p]) for r in _RULES] for p in game.targets(seat)}
+    return _threat(game, seat, _aims(game, seat, one_hot))
+
+
 def _st_battle(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tuple[int, str]:
     game = state.get_game()
     now = _shootout(state)
@@ -541,31 +602,38 @@ def _st_battle(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tup
     now.shots = [(t.shooter, t.target, t.hit) for t in state.turns]
     now.shooter, now.turns = seat, len(state.turns)
     rules = _rules_read(state, seat)
+    read = dict(enumerate(rules))
+    targets = now.targets(seat)
+    threat = _threat(now, seat, _aims(now, seat, read))
+    openings: dict[int | None, str] = {None: "missing on purpose"}
+    openings[targets[0]] = f"shooting player {targets[0]}, the weakest"
+    openings[_strongest_of(now, targets)] = \
+        f"shooting player {_strongest_of(now, targets)}, the strongest"
+    openings[threat] = f"shooting player {threat}, the likeliest to hit me next"
     seed = int(rng.integers(2**31))
-    moves: list[int | None] = [*now.targets(seat), None]
-    worth = {}
-    for move in moves:
-        total = 0.0
-        for k in range(_ROLLOUTS):
-            luck = random.Random(seed + k)
-            play = now.copy()
-            picked = {p: luck.choices(_RULES, weights=rules[p])[0] for p in range(len(rules))}
-            play.shoot(move, luck)
-            while not play.over():
-                shooter = play.shooter
-                rule = "strongest" if shooter == seat else picked[shooter]
-                play.shoot(_rule_target(rule, play, shooter, luck), luck)
-            total += play.outlasted(seat)
-        worth[move] = total / _ROLLOUTS
-    best = max(moves, key=lambda m: (worth[m], m is not None, -(m or 0)))
-    threats = ", ".join(f"player {p}: {_RULES[max(range(len(_RULES)), key=rules[p].__getitem__)]}"
-                        for p in now.targets(seat) if any(t.shooter == p for t in state.turns))
-    read = f" (read so far: {threats})" if threats else ""
-    if best is None:
-        return game.miss, (f"missing on purpose outlasts {worth[None]:.1f} opponents on average "
-                           f"in play-outs{read}")
-    return best, (f"shooting player {best} outlasts {worth[best]:.1f} opponents on average in "
-                  f"play-outs{read}")
+    worth: dict[tuple[int | None, str], float] = {}
+    for move in openings:
+        for plan in _PLANS:
+            total = 0.0
+            for k in range(_ROLLOUTS):
+                luck = random.Random(seed + k)
+                play = now.copy()
+                picked = {p: luck.choices(_RULES, weights=rules[p])[0] for p in range(len(rules))}
+                play.shoot(move, luck)
+                while not play.over():
+                    shooter = play.shooter
+                    play.shoot(_my_target(plan, play, shooter, picked, luck) if shooter == seat
+                               else _rule_target(picked[shooter], play, shooter, luck), luck)
+                total += play.outlasted(seat)
+            worth[move, plan] = total / _ROLLOUTS
+    eq = (_strongest_of(now, targets), "strongest")
+    best = max(worth, key=lambda key: (round(worth[key], 6), key == eq))
+    move = best[0]
+    seen = ", ".join(f"player {p}: {_RULES[max(range(len(_RULES)), key=rules[p].__getitem__)]}"
+                     for p in targets if any(t.shooter == p for t in state.turns))
+    why = (f"{openings[move]} outlasts {worth[best]:.1f} opponents on average in play-outs"
+           + (f" (how they choose targets, as read so far: {seen})" if seen else ""))
+    return (game.miss if move is None else move), why
 
 
 # --- strategic: the Pirate Game ---------------------------------------------------------------
@@ -580,8 +648,10 @@ def _st_battle(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tup
 _KINDS = ("stewart", "accepting", "rejecting", "random", "adaptive")
 _PRIOR = {"stewart": 0.4, "accepting": 0.1, "rejecting": 0.1, "random": 0.2, "adaptive": 0.2}
 _SLIP = 0.02
-"""How often a pirate of a kind is taken to vote against its kind (no kind explains every
-count exactly, and people are none of them)."""
+"""How often a pirate of a kind is taken to vote or propose against its kind when reading the
+others (no kind explains every count exactly, and people are none of them)."""
+_SURE = 0.001
+"""The same when looking ahead, once the kind is read (erratic pirates are read as random)."""
 
 
 @dataclass(frozen=True)
@@ -592,7 +662,7 @@ class _Table:
 
 
 def _kind_accepts(kind: str, table: _Table, proposer: int, voter: int, plan: Sequence[int],
-                  previous: tuple[int, ...] | None) -> float:
+                  previous: tuple[int, ...] | None, slip: float = _SLIP) -> float:
     """The chance a pirate of ``kind`` accepts ``plan``."""
     if kind == "stewart":
         fallback = share_if_overboard(proposer, voter, table.players, table.golds)
@@ -602,7 +672,7 @@ def _kind_accepts(kind: str, table: _Table, proposer: int, voter: int, plan: Seq
         chance = float(plan[voter] > 0 and plan[voter] >= before)
     else:
         chance = {"accepting": 1.0, "rejecting": 0.0, "random": 0.5}[kind]
-    return _SLIP + (1 - 2 * _SLIP) * chance
+    return slip + (1 - 2 * slip) * chance
 
 
 def _kind_plan(kind: str, table: _Table, proposer: int, previous: tuple[int, ...] | None
@@ -611,10 +681,22 @@ def _kind_plan(kind: str, table: _Table, proposer: int, previous: tuple[int, ...
     if kind == "stewart":
         return optimal_plan(proposer, table.players, table.golds)
     if kind == "adaptive":
-        return tuple(_adaptive_split(proposer, table.players, table.golds, previous))
+        plan = _adaptive_split(proposer, table.players, table.golds, previous)
+        plan[proposer] = table.golds - sum(plan)
+        return tuple(plan)
     if kind == "random":
         return None
     return tuple(table.golds if p == proposer else 0 for p in range(table.players))
+
+
+def _plan_chance(kind: str, table: _Table, proposer: int, plan: Sequence[int],
+                 previous: tuple[int, ...] | None) -> float:
+    """The chance a proposer of ``kind`` writes ``plan``."""
+    written = _kind_plan(kind, table, proposer, previous)
+    random_chance = _random_plan_chance(proposer, plan, table.golds)
+    if written is None:
+        return random_chance
+    return (1 - _SLIP) * (tuple(plan) == written) + _SLIP * random_chance
 
 
 def _random_plan_chance(proposer: int, plan: Sequence[int], golds: int) -> float:
@@ -662,12 +744,13 @@ def _pirate_kinds(state: pyspiel.State, table: _Table) -> dict[str, float]:
             chance = _exactly([_kind_accepts(kind, table, q, v, plan, previous)
                                for v in voters], others)
             if q != table.seat:
-                written = _kind_plan(kind, table, q, previous)
-                random_chance = _random_plan_chance(q, plan, table.golds)
-                chance *= (random_chance if written is None else
-                           (1 - _SLIP) * (tuple(plan) == written) + _SLIP * random_chance)
+                chance *= _plan_chance(kind, table, q, plan, previous)
             logs[kind] += math.log(max(chance, 1e-300))
         previous = plan
+    if state.deciding is None and state.proposer != table.seat:  # the plan now put to the vote
+        for kind in _KINDS:
+            logs[kind] += math.log(max(_plan_chance(kind, table, state.proposer, state.plan,
+                                                    previous), 1e-300))
     top = max(logs.values())
     weights = {kind: math.exp(v - top) for kind, v in logs.items()}
     total = sum(weights.values())
@@ -687,7 +770,8 @@ class _PirateLookahead:
         """The chance the plan passes, the seat voting ``mine`` (None: it does not vote)."""
         t = self.table
         voters = [v for v in range(proposer + 1, t.players) if v != t.seat]
-        chances = [_kind_accepts(self.kind, t, proposer, v, plan, previous) for v in voters]
+        chances = [_kind_accepts(self.kind, t, proposer, v, plan, previous, _SURE)
+                   for v in voters]
         return _at_least(chances, _needed(t, proposer) - (1 if mine else 0))
 
     def vote(self, proposer: int, plan: Sequence[int], previous: tuple[int, ...] | None
@@ -778,6 +862,10 @@ def _st_pirate(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tup
         share = min(plan[state.deciding], state.gold_left())
         return share, (f"the others look like {_KIND_WORDS[read]} pirates ({kinds[read]:.0%}): "
                        f"my plan {list(plan)} is worth {worth[plan]:.1f} to me")
+    if seat < state.proposer:
+        return game.no_vote, "overboard: no vote"
+    if seat == state.proposer:
+        return game.accept, "my own plan"
     accept = reject = 0.0
     for kind, w in weight.items():
         yes, no = looks[kind].vote(state.proposer, state.plan, previous)
