@@ -59,6 +59,8 @@ class Tally:
     returns: list[float] = field(default_factory=list)
     reference: list[float] = field(default_factory=list)
     """N-seat games: what the reference strategy returned in the same seat and deal."""
+    gaps: list[float] = field(default_factory=list)
+    """Per game: the side's return minus the other seats' mean return (chips, points)."""
     seconds: float = 0.0
 
     @property
@@ -72,6 +74,21 @@ class Tally:
     def interval(self) -> tuple[float, float]:
         return wilson(self.mean, self.games)
 
+    def gap(self) -> tuple[float, float, float]:
+        """The mean return gap over the others and its 95% interval (normal)."""
+        if len(self.gaps) < 2:
+            return (float("nan"),) * 3
+        mean = statistics.fmean(self.gaps)
+        half = 1.96 * statistics.stdev(self.gaps) / math.sqrt(len(self.gaps))
+        return mean, mean - half, mean + half
+
+    def add(self, outcome: Outcome) -> None:
+        score, ret, others, seconds = outcome
+        self.scores.append(score)
+        self.returns.append(ret)
+        self.gaps.append(ret - others)
+        self.seconds += seconds
+
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson interval of a rate ``p`` seen over ``n`` games (draws count half)."""
@@ -82,15 +99,21 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _one(job: tuple[str, tuple[str, ...], int, int]) -> tuple[float, float, float]:
+Outcome = tuple[float, float, float, float]
+"""One game of a side: its score, its return, the others' mean return, the seconds taken."""
+
+
+def _one(job: tuple[str, tuple[str, ...], int, int]) -> Outcome:
     game_id, lineup, seed, seat = job
     start = time.perf_counter()
     record = play(game_id, lineup, seed=seed)
-    return (record.scores or [0.0] * len(lineup))[seat], (record.returns or [0.0] * len(lineup))[seat], \
-        time.perf_counter() - start
+    returns = record.returns or [0.0] * len(lineup)
+    others = statistics.fmean(r for i, r in enumerate(returns) if i != seat)
+    return ((record.scores or [0.0] * len(lineup))[seat], returns[seat], others,
+            time.perf_counter() - start)
 
 
-def _run(jobs: list[tuple[str, tuple[str, ...], int, int]], workers: int) -> list[tuple[float, float, float]]:
+def _run(jobs: list[tuple[str, tuple[str, ...], int, int]], workers: int) -> list[Outcome]:
     if workers <= 1:
         return [_one(job) for job in jobs]
     with ProcessPoolExecutor(workers) as pool:
@@ -99,16 +122,14 @@ def _run(jobs: list[tuple[str, tuple[str, ...], int, int]], workers: int) -> lis
 
 def duel(game_id: str, a: str, b: str, games: int, *, seed: int = 0, workers: int = 1) -> Tally:
     """``a`` against ``b`` over ``games`` two-seat games, seats alternating: ``a``'s tally."""
-    jobs = []
+    jobs: list[tuple[str, tuple[str, ...], int, int]] = []
     for g in range(games):
         seat = g % 2
         lineup = (a, b) if seat == 0 else (b, a)
         jobs.append((game_id, lineup, seed + g, seat))
     tally = Tally()
-    for score, ret, seconds in _run(jobs, workers):
-        tally.scores.append(score)
-        tally.returns.append(ret)
-        tally.seconds += seconds
+    for outcome in _run(jobs, workers):
+        tally.add(outcome)
     return tally
 
 
@@ -142,10 +163,8 @@ def team_duel(game_id: str, a: str, b: str, games: int, *, seed: int = 0,
         lineup = tuple(a if team == mine else b for team in teams)
         jobs.append((game_id, lineup, seed + g, teams.index(mine)))
     tally = Tally()
-    for score, ret, seconds in _run(jobs, workers):
-        tally.scores.append(score)
-        tally.returns.append(ret)
-        tally.seconds += seconds
+    for outcome in _run(jobs, workers):
+        tally.add(outcome)
     return tally
 
 
@@ -163,12 +182,10 @@ def among(game_id: str, a: str, others: str, games: int, *, reference: str | Non
             ref = tuple(reference if i == seat else others for i in range(n))
             ref_jobs.append((game_id, ref, seed + g, seat))
     tally = Tally()
-    for score, ret, seconds in _run(jobs, workers):
-        tally.scores.append(score)
-        tally.returns.append(ret)
-        tally.seconds += seconds
-    for _, ret, _ in _run(ref_jobs, workers):
-        tally.reference.append(ret)
+    for outcome in _run(jobs, workers):
+        tally.add(outcome)
+    for outcome in _run(ref_jobs, workers):
+        tally.reference.append(outcome[1])
     return tally
 
 
@@ -193,10 +210,18 @@ class Row:
     seconds_per_game: float
     returns: float | None = None
     reference: float | None = None
+    gap: tuple[float, float, float] | None = None
+    """Games scored by what is earned (chips, points): the mean return gap, 95% interval."""
 
     def as_dict(self) -> dict[str, object]:
-        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items()
-                if k != "game"}
+        def rounded(value: object) -> object:
+            if isinstance(value, float):
+                return round(value, 4)
+            if isinstance(value, tuple):
+                return [rounded(v) for v in value]
+            return value
+
+        return {k: rounded(v) for k, v in self.__dict__.items() if k != "game"}
 
 
 def _reference(game_id: str) -> str | None:
@@ -211,6 +236,7 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> l
     if rungs is None:
         raise SystemExit(f"{game_id} has no ladder in agents/ladder.json")
     players = registry.get(game_id).load().num_players()
+    earns = registry.get(game_id).objective == "earn" and players == 2
     teams = fixed_teams(game_id)
     rows = []
     levels = rungs.levels
@@ -225,8 +251,11 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> l
         else:
             tally = among(game_id, upper.spec, lower.spec, games, seed=seed, workers=workers)
         low, high = tally.interval()
+        gap = tally.gap() if earns else None
         rows.append(Row(game_id, pairing, tally.games, tally.mean, low, high,
-                        "lower bound > 50%", low > 0.5, tally.seconds / max(1, tally.games)))
+                        "lower bound > 50%" + (" or out-earns it" if earns else ""),
+                        low > 0.5 or (gap is not None and gap[1] > 0),
+                        tally.seconds / max(1, tally.games), gap=gap))
     top = levels[-1]
     for trivial in ("first", "pass"):
         words = {"first": "always the first legal move", "pass": "always pass/stay/end"}[trivial]
@@ -235,9 +264,12 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> l
                      if players == 2 else
                      team_duel(game_id, top.spec, trivial, games, seed=seed, workers=workers))
             low, high = tally.interval()
+            gap = tally.gap() if earns else None
             rows.append(Row(game_id, f"{top.name} ({top.spec}) vs {words}", tally.games,
-                            tally.mean, low, high, f"wins >= {TRIVIAL_TARGET:.0%}",
-                            tally.mean >= TRIVIAL_TARGET, tally.seconds / max(1, tally.games)))
+                            tally.mean, low, high, f"wins >= {TRIVIAL_TARGET:.0%}"
+                            + (" or out-earns it" if earns else ""),
+                            tally.mean >= TRIVIAL_TARGET or (gap is not None and gap[1] > 0),
+                            tally.seconds / max(1, tally.games), gap=gap))
             continue
         reference = _reference(game_id) or trivial
         tally = among(game_id, top.spec, trivial, games, reference=reference, seed=seed,
@@ -256,6 +288,8 @@ def _print(rows: list[Row]) -> None:
     for row in rows:
         extra = (f"  return {row.returns:.2f} vs {row.reference:.2f}"
                  if row.returns is not None else "")
+        if row.gap is not None:
+            extra += f"  earns {row.gap[0]:+.2f} [{row.gap[1]:+.2f}, {row.gap[2]:+.2f}] a game"
         print(f"{row.game:<28}{row.pairing:<72}{row.games:>5}{row.mean:>7.0%}"
               f"  [{row.low:.0%}, {row.high:.0%}]  {row.target:<34}"
               f"{'met' if row.met else 'NOT MET':<8}{row.seconds_per_game:>7.1f}s{extra}",

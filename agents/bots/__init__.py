@@ -51,6 +51,14 @@ NOTES: dict[str, str] = {
                             "sends hostages by evidence",
     "arctic_scavengers": "builds its tribe: digs, hires and fights by the cards it holds",
     "codenames": "gives clues and guesses by word meaning (offline word vectors)",
+    "kuhn_poker": "plays Kuhn poker's game-theory optimal strategy: always bets the King, "
+                  "bluffs the Jack a third of the time; nobody beats it in the long run",
+    "liars_dice": "bids and calls by the odds from its own die, reading your bids as evidence",
+    "first_sealed_auction": "bids about 70% of its valuation, the bid that out-earns any other "
+                            "bidder on average",
+    "pig": "plays perfect Pig: with the goal at 20 it keeps rolling until it can stop on 20",
+    "iterated_prisoners_dilemma": "never lets you get ahead: defects until it leads, then "
+                                  "cooperates while it can afford to",
 }
 """One line about each game's bot, in people's words (the page's opponent note)."""
 
