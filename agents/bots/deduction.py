@@ -225,7 +225,7 @@ def read_answer(question: str, answer: str, asker: int, answerer: int,
     asked = [] if asks_who(question) else \
         [c for c in read_claims(question, asker, vocabulary, players, you=answerer,
                                 questions=True) if c.subject == answerer]
-    if asked and not any(c.subject == answerer for c in found):
+    if len(asked) == 1 and not any(c.subject == answerer for c in found):
         roles = asked[0].roles
         if _NO.match(answer):
             found.append(Claim(answerer, answerer, vocabulary.every - roles))
@@ -237,11 +237,22 @@ def read_answer(question: str, answer: str, asker: int, answerer: int,
 _WHO = re.compile(r"^\W*(?:who|whom|which|what|why|how)\b", re.IGNORECASE)
 
 
+_YOURS = re.compile(r"\b(?:which|what)\s+(?:side|character|role|card|team|colou?r)\b|"
+                    r"\bwhat\s+are\s+you\b|\bwho\s+are\s+you\b|\byour\s+(?:side|character|"
+                    r"role|card|team|colou?r)\b", re.IGNORECASE)
+
+
 def asks_who(question: str) -> bool:
     """Whether a question asks for a name or an opinion ("Who is the Traitor?"), not for a
-    yes or a no."""
+    yes or a no, nor about the one asked ("Which side are you on?")."""
     asked = [c for c in clauses(question) if _is_question(c)]
-    return bool(asked) and _WHO.match(asked[-1]) is not None
+    return bool(asked) and _WHO.match(asked[-1]) is not None and not asks_yours(question)
+
+
+def asks_yours(question: str) -> bool:
+    """Whether a question asks the one asked what they are ("Which side are you on?")."""
+    asked = [c for c in clauses(question) if _is_question(c)]
+    return bool(asked) and _YOURS.search(asked[-1]) is not None
 
 
 def unique(claims: Iterable[Claim]) -> list[Claim]:

@@ -481,6 +481,8 @@ class TraitorBot:
                                                        questions=True)
                                 if c.subject == sight.seat]
         cover = COVER[sight.role]
+        if len(asked) > 1:  # "a Guard or the Traitor?"
+            return speech([self._claim(sight)])
         if asked:
             yes = cover in asked[0].roles
             if yes:
@@ -488,9 +490,8 @@ class TraitorBot:
             else:
                 head = self.voice.pick(["No", "No, not me", "Certainly not"])
             return speech([head, self._claim(sight)])
-        mentioned = [c.subject for c in read_claims(question, asker, VOCABULARY,
-                                                     sight.players, questions=True)
-                     if c.subject not in (sight.seat, asker)]
+        mentioned = [int(n) - 1 for n in re.findall(r"\bplayer\s*(\d+)", question, re.I)
+                     if 0 < int(n) <= sight.players and int(n) - 1 not in (sight.seat, asker)]
         if mentioned:
             return speech([self._opinion(sight, found, mentioned[0])])
         if who:
