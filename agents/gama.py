@@ -387,6 +387,7 @@ _DENIAL = 0.5
 """How much a round the bot wins is worth to it for what the rival who would have won it
 loses (the ladder and people count places, not golds)."""
 _MEMORY = 0.85
+_BETTER = 0.03
 """How much each round older than the last counts less when reading the others' bids."""
 
 
@@ -437,6 +438,10 @@ def _st_auction(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tu
     spoils = weights @ denied[:, :value + 1]  # what the rival who wins instead gains
     worth = (value - np.arange(value + 1)) * wins - _DENIAL * spoils
     bid = int(np.argmax(worth))
+    shade = (game.num_players() - 1) * value // game.num_players()
+    if worth[bid] - worth[shade] <= _BETTER * value:
+        return shade, (f"the winning bids so far show no clear way to beat the equilibrium's "
+                       f"shade: bid {shade}, (N-1)/N of my valuation {value}")
     return bid, (f"from the winning bids so far, a bid of {bid} should win with chance "
                  f"{wins[bid]:.0%}: the best trade between my gain on my valuation {value} "
                  "and what a rival would gain instead")
