@@ -37,6 +37,8 @@ class GameLadder:
     """Rows of the last calibration: ``pairing``, ``games``, ``mean``, ``low``, ``high``,
     ``target``, ``met`` (see benchmarks.ladder)."""
     measured_at: str = ""
+    games: int | None = None
+    """How many games each pairing is calibrated over (None: the benchmark's default)."""
 
     def level_of(self, spec: str) -> Level | None:
         return next((level for level in self.levels if level.spec == spec), None)
@@ -64,7 +66,7 @@ def parse(data: dict[str, Any], source: str = "agents/ladder.json") -> dict[str,
         if len({r.spec for r in rungs}) != len(rungs):
             raise LadderError(f"{source}: {game} lists one spec at two levels")
         out[game] = GameLadder(game, tuple(rungs), tuple(entry.get("measured", ())),
-                               str(entry.get("measured_at", "")))
+                               str(entry.get("measured_at", "")), entry.get("games"))
     return out
 
 

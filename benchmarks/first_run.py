@@ -37,6 +37,9 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--keep", type=Path, default=None, help="clone here and keep it")
     parser.add_argument("--limit", type=float, default=1800.0, help="give up after (s)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="as a fresh machine: pip's cache off (else a wheel of llama.cpp "
+                             "built earlier on this machine is reused and nothing compiles)")
     args = parser.parse_args()
     where = args.keep or Path(tempfile.mkdtemp(prefix="arena-first-run-"))
     clone = where / "clone"
@@ -45,7 +48,7 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
     env.update(GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
                GRADIO_ANALYTICS_ENABLED="False", ARENA_DATA_DIR=str(where / "data"),
-               PATH=os.defpath)
+               PATH=os.defpath, **({"PIP_NO_CACHE_DIR": "1"} if args.no_cache else {}))
     command = ("python3 -m venv .venv && .venv/bin/pip install -q -e . && "
                ".venv/bin/python app.py")
     log = (where / "first-run.log").open("w")

@@ -320,8 +320,9 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*", default=None, metavar="ID",
                         help="only these games (default: every game with a ladder)")
-    parser.add_argument("-n", "--per-pairing", type=int, default=GAMES_PER_PAIRING,
-                        help=f"games per pairing (default {GAMES_PER_PAIRING})")
+    parser.add_argument("-n", "--per-pairing", type=int, default=None,
+                        help="games per pairing (default: the game's 'games' in "
+                             f"agents/ladder.json, else {GAMES_PER_PAIRING})")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--write", action="store_true",
@@ -333,7 +334,8 @@ def main() -> None:
     results = {}
     unmet = 0
     for game_id in chosen:
-        rows = calibrate(game_id, args.per_pairing, workers=args.workers, seed=args.seed)
+        count = args.per_pairing or ladders()[game_id].games or GAMES_PER_PAIRING
+        rows = calibrate(game_id, count, workers=args.workers, seed=args.seed)
         _print(rows)
         results[game_id] = rows
         unmet += sum(not row.met for row in rows)
