@@ -33,7 +33,7 @@ import functools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
@@ -918,3 +918,13 @@ STRATEGIES: dict[str, dict[str, Strategy]] = {
 def make_bot(name: str, game: GameSpec, rng: np.random.Generator) -> GamaBot:
     """The ``name`` bot (equilibrium | adaptive | strategic) for ``game``."""
     return GamaBot(name, STRATEGIES[name][game.id], rng)
+
+
+class StrategicBot(GamaBot):
+    """``strategic`` built the way :mod:`agents.bots` builds a game's bot (the game, its
+    parameters, a generator), so that ``bot`` and ``bot:SLIPS`` (the bot playing SLIPS percent
+    of its moves at random: a middle level of the ladder) can name it for these games."""
+
+    def __init__(self, game: GameSpec, params: Mapping[str, object],
+                 rng: np.random.Generator) -> None:
+        super().__init__("strategic", STRATEGIES["strategic"][game.id], rng)
