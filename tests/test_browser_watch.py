@@ -57,8 +57,8 @@ def _open_watch(page) -> None:
 def test_agents_play_on_the_watch_tab_and_a_link_shows_the_same_game(page, app, browser):
     _open_watch(page)
     _choose(page, "watch-game", "Board games › Connect Four")
-    _pick(page, "watch-seat-0", "MCTS")
-    _pick(page, "watch-seat-1", "Random")
+    _pick(page, "watch-seat-0", "Strong · MCTS (1000 simulations)")
+    _pick(page, "watch-seat-1", "Beginner · Random")
     page.locator("#watch-speed").get_by_text("0.5 s", exact=True).click()
     page.locator("#watch-start").click()
     _expect()(page.locator("#watch-title")).to_contain_text("Connect Four: MCTS vs Random")
