@@ -58,7 +58,7 @@ def _choose(page, elem_id: str, option: str) -> None:
     _expect()(field).to_have_value(option)
 
 
-def _start(page, game_label: str, opponent: str = "Random", seat: str = "first") -> None:
+def _start(page, game_label: str, opponent: str = "Beginner · Random", seat: str = "first") -> None:
     if page.locator("#new-game").is_visible():  # a game is on: bring the setup back
         page.locator("#new-game").click()
     _choose(page, "game", game_label)

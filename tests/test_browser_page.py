@@ -63,7 +63,7 @@ def _visible_text(page) -> str:
 def test_after_start_the_setup_folds_into_a_bar_and_the_board_leads(page):
     _no_thanks(page)
     _expect()(page.locator("#game-area")).to_be_hidden()  # nothing to show before Start
-    _start(page, "Board games › Connect Four", opponent="MCTS")
+    _start(page, "Board games › Connect Four", opponent="Strong · MCTS (1000 simulations)")
     bar = page.locator("#bar-text")
     _expect()(bar).to_have_text("Connect Four vs MCTS (1000 simulations) · you play red, first")
     _expect()(page.locator("#game")).to_be_hidden()
@@ -245,7 +245,7 @@ def test_submitting_again_right_after_the_results_update_plays_both_rounds(page)
 
 def test_peoples_words_from_start_to_the_final_score(page):
     _no_thanks(page)
-    _start(page, "Board games › Tic-tac-toe", opponent="MCTS")
+    _start(page, "Board games › Tic-tac-toe", opponent="Strong · MCTS (1000 simulations)")
     for cell in ("C2R2", "C1R1", "C3R1", "C1R3", "C2R3", "C3R2", "C1R2", "C2R1", "C3R3"):
         if "Game over" in page.locator("#status").inner_text():
             break
