@@ -291,7 +291,7 @@ def _print(rows: list[Row]) -> None:
         if row.gap is not None:
             extra += f"  earns {row.gap[0]:+.2f} [{row.gap[1]:+.2f}, {row.gap[2]:+.2f}] a game"
         print(f"{row.game:<28}{row.pairing:<72}{row.games:>5}{row.mean:>7.0%}"
-              f"  [{row.low:.0%}, {row.high:.0%}]  {row.target:<34}"
+              f"  [{row.low:.0%}, {row.high:.0%}]  {row.target:<42} "
               f"{'met' if row.met else 'NOT MET':<8}{row.seconds_per_game:>7.1f}s{extra}",
               flush=True)
 
