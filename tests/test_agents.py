@@ -61,9 +61,9 @@ def test_agents_that_would_cheat_or_cannot_play_are_refused():
         make_agent("mcts", ipd, ipd.params(), seed=0)
     with pytest.raises(SpecError, match="only iterated"):
         make_agent("tit-for-tat", kuhn, kuhn.params(), seed=0)
-    assert agents_for(kuhn) == ["random", "ismcts"]
-    assert agents_for(ipd) == ["random", "tit-for-tat"]
-    assert agents_for(negotiation) == ["random"]
+    assert agents_for(kuhn) == ["random", "ismcts", "bot"]
+    assert agents_for(ipd) == ["random", "tit-for-tat", "bot"]
+    assert agents_for(negotiation) == ["random", "bot"]  # no search: simultaneous offers
     assert agents_for(registry.get("connect_four")) == ["random", "mcts"]
 
 
