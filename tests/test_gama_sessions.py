@@ -187,7 +187,7 @@ def test_random_bids_cover_the_whole_legal_range():
 def test_the_bots_are_offered_and_search_only_where_it_can_play(game_id):
     offered = agents_for(next(s for s in GAMES if s.id == game_id))
     search = ["mcts"] if game_id == "battle_royale" else []  # sequential, nothing hidden
-    assert offered == ["random", *search, "equilibrium", "adaptive"]
+    assert offered == ["random", *search, "equilibrium", "adaptive", "strategic"]
 
 
 def test_mcts_is_refused_on_simultaneous_games():
