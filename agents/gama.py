@@ -35,7 +35,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from statistics import fmean
+from statistics import fmean, stdev
 
 import numpy as np
 import pyspiel
@@ -457,6 +457,9 @@ def _st_auction(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tu
 
 _RULES = ("first", "strongest", "retaliate", "random", "miss")
 _ROLLOUTS = 40
+_SURER = 1.0
+"""How many standard errors better than shooting the strongest a move must do in the
+play-outs to be played instead."""
 _PLANS = ("first", "strongest", "threat")
 """How the bot may go on shooting in its play-outs: the weakest, the strongest, or the
 opponent likeliest to hit it next."""
@@ -616,11 +619,12 @@ def _st_battle(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tup
         f"shooting player {_strongest_of(now, targets)}, the strongest"
     openings[threat] = f"shooting player {threat}, the likeliest to hit me next"
     seed = int(rng.integers(2**31))
-    worth: dict[tuple[int | None, str], float] = {}
+    outcomes: dict[tuple[int | None, str], list[int]] = {}
+    rollouts = max(_ROLLOUTS, 6000 // sum(now.alive) ** 2)  # with few left, plays are short
     for move in openings:
         for plan in _PLANS:
-            total = 0.0
-            for k in range(_ROLLOUTS):
+            outcomes[move, plan] = []
+            for k in range(rollouts):  # the same luck for every move and plan
                 luck = random.Random(seed + k)
                 play = now.copy()
                 picked = {p: luck.choices(_RULES, weights=rules[p])[0] for p in range(len(rules))}
@@ -629,10 +633,13 @@ def _st_battle(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tup
                     shooter = play.shooter
                     play.shoot(_my_target(plan, play, shooter, picked, luck) if shooter == seat
                                else _rule_target(picked[shooter], play, shooter, luck), luck)
-                total += play.outlasted(seat)
-            worth[move, plan] = total / _ROLLOUTS
+                outcomes[move, plan].append(play.outlasted(seat))
+    worth = {key: fmean(values) for key, values in outcomes.items()}
     eq = (_strongest_of(now, targets), "strongest")
     best = max(worth, key=lambda key: (round(worth[key], 6), key == eq))
+    gains = [a - b for a, b in zip(outcomes[best], outcomes[eq], strict=True)]
+    if fmean(gains) <= _SURER * stdev(gains) / math.sqrt(len(gains)):
+        best = eq  # not clearly better than shooting the strongest: the play-outs are few
     move = best[0]
     seen = ", ".join(f"player {p}: {_RULES[max(range(len(_RULES)), key=rules[p].__getitem__)]}"
                      for p in targets if any(t.shooter == p for t in state.turns))
