@@ -43,6 +43,9 @@ have one: ``0s``, no clock, is for the command line)."""
 CLASSIC = ("random", "mcts", "ismcts", "tit-for-tat", "equilibrium", "adaptive", "strategic",
            "minilm", "bot")
 GAMA_BOTS = ("equilibrium", "adaptive", "strategic")
+SLIPPING = ("bot", "strategic")
+"""Agents that take ``:SLIPS``, the percent of their moves played at random (a ladder's
+middle levels)."""
 
 
 class SpecError(ValueError):
@@ -70,8 +73,8 @@ class AgentSpec:
             return f"{self.kind}:{self.simulations}:{_seconds_text(self.seconds or 0.0)}"
         if self.kind == "llm":
             return "+".join([f"{self.provider}/{self.model}", *self.modes])
-        if self.kind == "bot" and self.slips:
-            return f"bot:{self.slips}"
+        if self.kind in SLIPPING and self.slips:
+            return f"{self.kind}:{self.slips}"
         return self.kind
 
     def with_modes(self, modes: tuple[str, ...]) -> AgentSpec:
@@ -84,7 +87,7 @@ class AgentSpec:
                     "rollouts": 1, **({"solve": True} if self.kind == "mcts" else {})}
         if self.kind == "llm":
             return {"provider": self.provider, "model": self.model, "modes": list(self.modes)}
-        if self.kind == "bot":
+        if self.kind in SLIPPING:
             return {"slips": self.slips}
         return {}
 
@@ -108,8 +111,8 @@ def parse(text: str) -> AgentSpec:
     name, *args = spec.lower().split(":")
     if name not in CLASSIC:
         raise SpecError(f"unknown agent {name!r}; " + _GRAMMAR_HELP)
-    if name == "bot":
-        return _parse_bot(text, spec, args)
+    if name in SLIPPING:
+        return _parse_slipping(name, text, spec, args)
     if name in ("random", "tit-for-tat", "minilm", *GAMA_BOTS):
         if args:
             raise SpecError(f"{name} takes no options (got {text!r})")
@@ -127,13 +130,13 @@ def parse(text: str) -> AgentSpec:
     return AgentSpec(name, spec, simulations=simulations, seconds=seconds)
 
 
-def _parse_bot(text: str, spec: str, args: list[str]) -> AgentSpec:
+def _parse_slipping(name: str, text: str, spec: str, args: list[str]) -> AgentSpec:
     if not args:
-        return AgentSpec("bot", spec)
+        return AgentSpec(name, spec)
     if len(args) > 1 or not args[0].isdigit() or not 0 <= int(args[0]) <= 100:
-        raise SpecError(f"{text!r}: write bot, or bot:SLIPS with SLIPS the percent (0-100) "
-                        "of moves it plays at random, e.g. bot:40")
-    return AgentSpec("bot", spec, slips=int(args[0]))
+        raise SpecError(f"{text!r}: write {name}, or {name}:SLIPS with SLIPS the percent "
+                        f"(0-100) of moves it plays at random, e.g. {name}:40")
+    return AgentSpec(name, spec, slips=int(args[0]))
 
 
 def check_limits(spec: AgentSpec) -> None:
@@ -155,6 +158,6 @@ def _seconds_text(seconds: float) -> str:
 
 
 _GRAMMAR_HELP = (
-    "use random, bot[:SLIPS], tit-for-tat, minilm, equilibrium, adaptive, strategic, mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
+    "use random, bot[:SLIPS], tit-for-tat, minilm, equilibrium, adaptive, strategic[:SLIPS], mcts[:SIMULATIONS[:SECONDSs]], ismcts[:SIMULATIONS[:SECONDSs]] "
     "or PROVIDER/MODEL[+MODE...] such as openai/gpt-4o-mini+cot"
 )

@@ -67,9 +67,11 @@ def make_agent(spec: AgentSpec | str, game: GameSpec, params: dict[str, object],
 
         return AssociationAgent()
     if spec.kind in GAMA_BOTS:
+        from agents.bots import Slipping
         from agents.gama import make_bot
 
-        return make_bot(spec.kind, game, np.random.default_rng(seed))
+        bot = make_bot(spec.kind, game, np.random.default_rng(seed))
+        return Slipping(bot, spec.slips, np.random.default_rng(seed + 1)) if spec.slips else bot
     if spec.kind in ("mcts", "ismcts"):
         cls = MCTSAgent if spec.kind == "mcts" else ISMCTSAgent
         return cls(game.load(params), seed=seed % 2**31, simulations=spec.simulations or 1,

@@ -45,6 +45,9 @@ def test_bot_specs_name_their_slips():
     for bad in ("bot:140", "bot:x", "bot:1:2"):
         with pytest.raises(SpecError, match="percent"):
             parse_spec(bad)
+    assert parse_spec("strategic:15").entity == "strategic:15"
+    with pytest.raises(SpecError, match="percent"):
+        parse_spec("strategic:x")
     with pytest.raises(SpecError, match="bot plays only"):
         check_fits(parse_spec("bot"), registry.get("tic_tac_toe"))
 

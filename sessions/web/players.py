@@ -209,8 +209,8 @@ def agent_name(spec: str) -> str:
         return f"{name} ({parsed.simulations} simulations{limit})"
     if parsed.kind == "llm":
         return _llm_label(spec)
-    if parsed.kind == "bot" and parsed.slips:
-        return f"{_CLASSIC['bot'][0]} ({parsed.slips}% random moves)"
+    if parsed.kind in ("bot", "strategic") and parsed.slips:
+        return f"{_CLASSIC[parsed.kind][0]} ({parsed.slips}% random moves)"
     return _CLASSIC[parsed.kind][0] if parsed.kind in _CLASSIC else spec
 
 
