@@ -114,6 +114,8 @@ def test_a_hidden_card_is_not_shown_while_the_hand_is_played(page, fake):
     fake.responder = lambda request: answer(request, "bet", reasoning="I hold the Jack: a bluff.")
     _choose(page, "game", "Cards, dice and bids › Kuhn poker")
     _choose(page, "opponent", GPT)
+    # the picker's answer to the choice (which clears the key field) lands first
+    _expect()(page.locator("#key-note")).to_contain_text("needs an API key for OpenAI")
     page.locator("#api-key input").fill(f"sk-proj-{secrets.token_hex(16)}")
     page.locator("#seat").get_by_text("second", exact=True).click()
     page.locator("#start").click()

@@ -12,7 +12,7 @@ import pytest
 
 from sessions.store import Store
 from tests.app_server import running_app
-from tests.test_browser import _shot
+from tests.test_browser import _choose, _expect, _shot
 from tests.test_browser_talk import _button, _open_table, _over, _say, _then_wait
 
 pytestmark = pytest.mark.browser
@@ -35,6 +35,9 @@ def _bot_lines(log_text: str) -> list[str]:
 
 
 def test_the_traitor_bots_talk_in_sentences_about_the_game(page, app):
+    # a fresh app's first table setup can take a while on a loaded machine
+    _choose(page, "game", "Word and social games › Are You the Traitor?")
+    _expect()(page.locator("#start-talk")).to_be_visible(timeout=60_000)
     _open_table(page, "Are You the Traitor?", "player 1", players=5)
     seats = page.locator("#talk-seats").inner_text()
     assert "Strategy bot" in seats, seats  # the strongest level is the default agent
