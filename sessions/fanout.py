@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -107,9 +110,11 @@ class Processes:
         if workers < 1:
             raise ValueError("--workers must be at least 1")
         self.slots = workers
-        # spawn: a fresh interpreter per worker, whatever threads this process has started
+        # spawn: a fresh interpreter per worker, whatever threads this process has started;
+        # each worker ends itself when this process dies (kill -9 included)
         self._pool = futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"))
+            workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=follow_parent, initargs=(os.getpid(),))
         self._futures: dict[futures.Future[MatchRecord], Job] = {}
 
     def submit(self, job: Job) -> None:
@@ -129,6 +134,26 @@ class Processes:
         for future in self._futures:
             future.cancel()
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+PARENT_CHECK = 0.5
+"""Seconds between a worker's looks at whether the process that started it still lives."""
+
+
+def follow_parent(parent: int) -> None:
+    """In a worker process: exit as soon as ``parent`` (the tournament) is gone, however it
+    ended (a kill -9 runs no cleanup that could stop its workers). A daemon thread watches
+    the parent's pid: when this process is handed to another parent, the tournament died."""
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="follow-parent",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(1)  # no cleanup: the match in hand is lost with its tournament anyway
 
 
 class RayCluster:
