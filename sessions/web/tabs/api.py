@@ -51,12 +51,13 @@ def api_act(session: PlaySession | None, act: str, *args: Any,
     if expected is not None and not float(expected).is_integer():
         raise gr.Error(f"expected must be a whole move number (the state's move_number), "
                        f"not {expected}")
-    moves, was_over = len(session.record.moves), session.over
-    getattr(session, act)(*args, **({} if expected is None else {"expected": int(expected)}))
+    with session._lock:  # count this request's own input: others may play between
+        played, was_over = session.inputs_played, session.over
+        getattr(session, act)(*args, **({} if expected is None else {"expected": int(expected)}))
+        accepted = session.inputs_played > played or (
+            act == "resign" and not was_over and session.over)
     session.run_agents()
-    played = len(session.record.moves) > moves
-    resigned = act == "resign" and not was_over and session.over
-    return {**session.snapshot(), "accepted": played or resigned}
+    return {**session.snapshot(), "accepted": accepted}
 
 
 def api_move(session: PlaySession | None, move: str, expected: float | None = None) -> dict:
