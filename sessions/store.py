@@ -164,6 +164,15 @@ class Store:
             args.append(limit)
         yield from self._query(sql, tuple(args))
 
+    def texts_of(self, ids: Iterable[str]) -> list[tuple[str, str]]:
+        """(id, record JSON) of those of ``ids`` that are stored, in no set order."""
+        wanted, found = list(ids), []
+        for start in range(0, len(wanted), 500):
+            chunk = tuple(wanted[start:start + 500])
+            marks = ", ".join("?" * len(chunk))
+            found += self._query(f"SELECT id, record FROM matches WHERE id IN ({marks})", chunk)
+        return [(str(i), str(text)) for i, text in found]
+
     def records(self, *, game: str | None = None, limit: int | None = None,
                 newest_first: bool = False, after: int = 0) -> Iterator[MatchRecord]:
         """Stored sessions, oldest first unless ``newest_first`` (``after``: see :meth:`texts`)."""

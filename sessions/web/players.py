@@ -239,6 +239,9 @@ class Person:
     player_id: str
     display_name: str = ""
     consent: bool = False
+    talk: bool = False
+    """Whether their consent also covers the words they say at the table (published in
+    the dataset only then: ``sessions.dataset_tables.talk_shared``)."""
 
     def __post_init__(self) -> None:
         if not _PLAYER_ID.fullmatch(self.player_id):
@@ -253,7 +256,8 @@ class Person:
 
     def seat(self) -> SeatRecord:
         return SeatRecord(kind="human", spec="human", entity="human",
-                          settings={"consent": self.consent}, player_id=self.player_id,
+                          settings={"consent": self.consent,
+                                    "talk": self.consent and self.talk}, player_id=self.player_id,
                           display_name=self.display_name or None)
 
 
@@ -296,7 +300,8 @@ def profile_person(profile: Mapping[str, Any] | None) -> Person:
     name = str(profile.get("name") or "")
     if len(name) > 4 * MAX_NAME:  # refused before it is read character by character
         raise ValueError(f"display name has {len(name):,} characters; at most {MAX_NAME}")
-    return Person(player_id or new_player_id(), name, profile.get("consent") is True)
+    return Person(player_id or new_player_id(), name, profile.get("consent") is True,
+                  profile.get("talk") is True)
 
 
 def browser_profile(profile: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -310,4 +315,4 @@ def browser_profile(profile: Mapping[str, Any] | None) -> dict[str, Any]:
         person = Person(new_player_id())
     consent = profile.get("consent")
     return {"player_id": person.player_id, "consent": consent if consent in (True, False)
-            else None, "name": person.display_name}
+            else None, "name": person.display_name, "talk": person.talk}

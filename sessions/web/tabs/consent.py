@@ -18,6 +18,9 @@ your finished games (the moves, how long each took, the result) are kept as huma
 data under a random anonymous id stored in this browser. No name, email, IP address or other
 personal data is kept; a display name is optional and shown only in the game history.
 Without consent you play the same way and your games are stored marked *not for research*."""
+TALK_CONSENT_TEXT = ("Also share what I write at the table (clues, questions, statements) "
+                     "in the published research data")
+"""The talk choice: without it a person's words are withheld from the dataset."""
 
 
 def load_profile(profile: dict | None) -> tuple[dict, Any, str]:
@@ -26,12 +29,14 @@ def load_profile(profile: dict | None) -> tuple[dict, Any, str]:
     return fresh, gr.update(visible=not answered), profile_text(fresh)
 
 
-def set_consent(profile: dict, name: str, consent: bool) -> tuple[dict, Any, str]:
+def set_consent(profile: dict, name: str, talk: bool, consent: bool) -> tuple[dict, Any, str]:
     try:
-        person = players.Person(players.profile_person(profile).player_id, name, consent)
+        person = players.Person(players.profile_person(profile).player_id, name, consent,
+                                consent and talk is True)
     except ValueError as err:
         raise gr.Error(str(err)) from None
-    fresh = {"player_id": person.player_id, "consent": consent, "name": person.display_name}
+    fresh = {"player_id": person.player_id, "consent": consent, "name": person.display_name,
+             "talk": person.talk}
     return fresh, gr.update(visible=False), profile_text(fresh)
 
 
@@ -41,9 +46,10 @@ def profile_text(profile: dict) -> str:
                False: "no: your games are stored marked not for research",
                None: "not answered yet (counts as no)"}[profile.get("consent")]
     name = profile.get("name") or "none"
+    talk = " · table talk shared" if profile.get("consent") and profile.get("talk") else ""
     return ("<div>" + escape(f"Anonymous id {profile['player_id'][:8]}… · display name: {name}"
-                             f" · research use: {consent}. Applies to games started from now "
-                             "on.") + "</div>")
+                             f" · research use: {consent}{talk}. Applies to games started "
+                             "from now on.") + "</div>")
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,7 @@ class Question:
     name: gr.Textbox
     yes: gr.Button
     no: gr.Button
+    talk: gr.Checkbox
 
 
 def build_consent(profile: gr.BrowserState) -> Question:
@@ -61,10 +68,11 @@ def build_consent(profile: gr.BrowserState) -> Question:
     with gr.Group(visible=False) as box:
         gr.Markdown(CONSENT_TEXT, elem_id="consent")
         name = gr.Textbox(label="Display name (optional)", max_length=players.MAX_NAME)
+        talk = gr.Checkbox(label=TALK_CONSENT_TEXT, value=False, elem_id="consent-talk")
         with gr.Row():
             yes = gr.Button("Yes, keep my games for research", variant="primary")
             no = gr.Button("No thanks, just let me play")
-    return Question(box, name, yes, no)
+    return Question(box, name, yes, no, talk)
 
 
 def build_profile(profile: gr.BrowserState, question: Question) -> gr.HTML:
@@ -77,6 +85,6 @@ def build_profile(profile: gr.BrowserState, question: Question) -> gr.HTML:
     answers = ((question.yes, True), (question.no, False), (change_yes, True),
                (change_no, False))
     for button, consent in answers:
-        button.click(functools.partial(set_consent, consent=consent), [profile, question.name],
+        button.click(functools.partial(set_consent, consent=consent), [profile, question.name, question.talk],
                      [profile, question.box, about], api_visibility="private")
     return about

@@ -1,0 +1,264 @@
+"""The published dataset: a view of the store as a Hugging Face dataset folder.
+
+``python -m sessions dataset OUT/`` writes one Parquet file per table
+(``data/<table>.parquet``, tables in :mod:`sessions.dataset_tables`) and a ``README.md``
+data card (:mod:`sessions.dataset_card`) whose header lists the tables as configurations,
+so ``datasets.load_dataset(OUT)`` loads the sessions and ``load_dataset(OUT, "moves")``
+the moves. Only sessions their players shared for research go in; player ids become keyed
+ids (the salt: :func:`salt_for`); display names and keys never leave.
+
+The records are read in chunks and each table is written in row groups as it fills, so
+memory stays flat however big the store is (``python -m benchmarks.dataset``). Needs the
+``dataset`` extra (pyarrow); the app imports this module only when it publishes.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sessions.dataset_tables import COLUMNS, TABLES, Pseudonyms, load_clean, rows_of
+
+MARK = "llm-game-arena-dataset"
+"""The data card's tag: a folder holding it is a dataset this code wrote (and may replace)."""
+SALT_ENV = "ARENA_DATASET_SALT"
+SALT_FILE = "dataset-salt"
+CHUNK = 1000
+"""Records read at once."""
+ROW_GROUP = 100_000
+"""Rows a table holds before they are written out."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which shared sessions go in: ended in [since, until) (seconds since the epoch),
+    of ``games`` (None: all), with a person in a seat (``humans_only``)."""
+
+    since: float | None = None
+    until: float | None = None
+    games: frozenset[str] | None = None
+    humans_only: bool = False
+
+    def admits(self, row: dict[str, Any]) -> bool:
+        """Whether a session of ``Store.results()`` is selected."""
+        ended = row["ended_at"]
+        return ((self.games is None or row["game"] in self.games)
+                and (not self.humans_only or any(s["kind"] == "human" for s in row["seats"]))
+                and (self.since is None or (ended is not None and ended >= self.since))
+                and (self.until is None or (ended is not None and ended < self.until)))
+
+    def describe(self) -> str:
+        from datetime import UTC, datetime
+
+        def day(t: float) -> str:
+            return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+        parts = []
+        if self.games is not None:
+            parts.append("games " + ", ".join(sorted(self.games)))
+        if self.since is not None:
+            parts.append(f"ended on or after {day(self.since)}")
+        if self.until is not None:
+            parts.append(f"ended before {day(self.until)}")
+        if self.humans_only:
+            parts.append("only sessions with a person in a seat")
+        return "; ".join(parts) or "every shared session"
+
+
+@dataclass
+class Built:
+    """What a build wrote: rows per table, sessions per game, seats per agent kind, the
+    time span, and the stored sessions it left out, by reason."""
+
+    folder: Path
+    rows: Counter[str] = field(default_factory=Counter)
+    games: Counter[str] = field(default_factory=Counter)
+    human_games: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)
+    people: int = 0
+    first: float | None = None
+    last: float | None = None
+    left_out: Counter[str] = field(default_factory=Counter)
+
+    def note(self) -> str:
+        line = (f"dataset: {self.rows['sessions']} sessions, {self.rows['moves']} moves, "
+                f"{self.people} people -> {self.folder}")
+        if self.left_out:
+            line += "; left out " + ", ".join(f"{n} {why}" for why, n in
+                                               sorted(self.left_out.items()))
+        return line
+
+
+def salt_for(data_dir: Path) -> bytes:
+    """The secret that keys player ids: ``$ARENA_DATASET_SALT`` when set (a Space keeps it
+    among its secrets, so ids stay the same across restarts), else ``dataset-salt`` in the
+    data directory, made on first use (readable by its owner only). Never published."""
+    given = os.environ.get(SALT_ENV, "")
+    if given:
+        return given.encode()
+    path = data_dir / SALT_FILE
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32))
+    return path.read_text().strip().encode()
+
+
+def check_folder(folder: Path) -> None:
+    """Refuse a folder that exists and holds something other than a dataset of ours."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder} is a file; give a folder for the dataset")
+    if folder.is_dir() and any(folder.iterdir()):
+        card = folder / "README.md"
+        if not card.is_file() or MARK not in card.read_text(errors="replace"):
+            raise ValueError(f"{folder} is not empty and holds no dataset written by "
+                             "python -m sessions dataset; give a new or empty folder")
+
+
+def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = Selection(),
+          keys: Iterable[str] | None = None) -> Built:
+    """Write the dataset of ``store``'s shared, selected sessions to ``folder`` (made, or
+    replaced when it holds an earlier dataset; anything else there is refused). ``keys``:
+    the secrets to blank (default: every key the process holds)."""
+    from agents.llm.redaction import held_keys
+    from sessions.dataset_card import card
+
+    check_folder(folder)
+    held = sorted(held_keys() if keys is None else set(keys), key=len, reverse=True)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        built = Built(folder)
+        _write_tables(store, work, built, Pseudonyms(salt), selection, held)
+        (work / "README.md").write_text(card(built, selection), encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)
+        work.rename(folder)
+    finally:
+        if work.exists():
+            shutil.rmtree(work, ignore_errors=True)
+    return built
+
+
+def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
+                  selection: Selection, keys: list[str]) -> None:
+    chosen = _chosen(store, selection, built)
+    out = Tables(work / "data")
+    people: set[str] = set()
+    talking: dict[str, bool] = {}
+    try:
+        for start in range(0, len(chosen), CHUNK):
+            for _, text in sorted(store.texts_of(chosen[start:start + CHUNK])):
+                record = load_clean(text, keys)
+                if not record.get("research_use", True):
+                    built.left_out["not shared for research"] += 1
+                    continue
+                game = record["game"]
+                if game not in talking:
+                    talking[game] = _talks(game)
+                rows = rows_of(record, names, talking=game in talking and talking[game])
+                out.add(rows)
+                _count(built, record, rows, people)
+    finally:
+        built.rows.update(out.close())
+    built.people = len(people)
+
+
+def _chosen(store: Any, selection: Selection, built: Built) -> list[str]:
+    chosen = []
+    for row in store.results():
+        if not row["research_use"]:
+            built.left_out["not shared for research"] += 1
+        elif not selection.admits(row):
+            built.left_out["outside the filters"] += 1
+        else:
+            chosen.append(row["id"])
+    return chosen
+
+
+def _talks(game: str) -> bool:
+    from games import registry
+
+    try:
+        return registry.get(game).grammar.free_text is not None
+    except KeyError:
+        return True  # a game this version does not know: treat its attempts as words
+
+
+def _count(built: Built, record: dict[str, Any], rows: dict[str, list[dict[str, Any]]],
+           people: set[str]) -> None:
+    game = record["game"]
+    built.games[game] += 1
+    for seat in rows["seats"]:
+        built.kinds[seat["kind"]] += 1
+        if seat["player"]:
+            people.add(seat["player"])
+    if rows["sessions"][0]["has_human"]:
+        built.human_games[game] += 1
+    ended = record.get("ended_at")
+    if ended is not None:
+        built.first = ended if built.first is None else min(built.first, ended)
+        built.last = ended if built.last is None else max(built.last, ended)
+
+
+class Tables:
+    """One Parquet writer per table, fed rows and written a row group at a time."""
+
+    def __init__(self, folder: Path) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        folder.mkdir(parents=True)
+        self._pa = pa
+        self.schemas = {name: schema(name) for name in TABLES}
+        self._writers = {name: pq.ParquetWriter(folder / f"{name}.parquet", self.schemas[name],
+                                                compression="zstd")
+                         for name in TABLES}
+        self._rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+        self.counts: Counter[str] = Counter()
+
+    def add(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        for name, new in rows.items():
+            held = self._rows[name]
+            held += new
+            if len(held) >= ROW_GROUP:
+                self._flush(name)
+
+    def _flush(self, name: str) -> None:
+        rows = self._rows[name]
+        if not rows:
+            return
+        pa, schema_ = self._pa, self.schemas[name]
+        columns = {}
+        for spec in schema_:
+            values = [row[spec.name] for row in rows]
+            if pa.types.is_timestamp(spec.type):
+                values = [None if v is None else round(v * 1000) for v in values]
+            columns[spec.name] = pa.array(values, type=spec.type)
+        self._writers[name].write_table(pa.Table.from_pydict(columns, schema=schema_))
+        self.counts[name] += len(rows)
+        self._rows[name] = []
+
+    def close(self) -> Counter[str]:
+        for name in TABLES:
+            self._flush(name)
+            self._writers[name].close()
+        return self.counts
+
+
+def schema(table: str) -> Any:
+    """The Arrow schema of ``table`` (from :data:`COLUMNS`)."""
+    import pyarrow as pa
+
+    types = {"string": pa.string(), "int32": pa.int32(), "int64": pa.int64(),
+             "float64": pa.float64(), "bool": pa.bool_(),
+             "timestamp": pa.timestamp("ms", tz="UTC"), "list<string>": pa.list_(pa.string())}
+    return pa.schema([pa.field(name, types[kind]) for name, kind, _ in COLUMNS[table]])

@@ -1,0 +1,307 @@
+"""One stored record -> rows of the published dataset's tables, with only what its people
+agreed to share.
+
+The tables (one Parquet file each, see :mod:`sessions.dataset`): ``sessions``, ``seats``,
+``moves``, ``rejected`` (every refused attempt), ``talk`` (the words of games played by
+talking) and ``llm_calls`` (each language-model call with its tokens and latency).
+:data:`COLUMNS` names and explains every column; the data card prints them.
+
+What never leaves: the page's player ids (each becomes a keyed id, :class:`Pseudonyms`),
+display names, API keys (every text is blanked the way providers' texts are,
+``agents.llm.redaction``) and the words of a person who did not agree to share their
+talk (seat setting ``talk`` not true): those are replaced by :data:`WITHHELD`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from agents.llm.redaction import redact
+
+WITHHELD = "[withheld]"
+"""What stands in for a person's words they did not agree to share."""
+KEY_MARKS = ("sk-", "pk-", "rk-", "key-", "***")
+"""Substrings any key-shaped text contains (``redaction._KEY_LIKE``): a record without
+them and without a held key needs no walk."""
+
+Column = tuple[str, str, str]
+"""(name, Arrow type name, what it means)."""
+
+COLUMNS: dict[str, list[Column]] = {
+    "sessions": [
+        ("session_id", "string", "the session's id (also in every other table)"),
+        ("game", "string", "game id (python -m games lists them)"),
+        ("params", "string", "the game's parameters, as JSON"),
+        ("seed", "int64", "the seed chance nodes were drawn from (the record replays with it)"),
+        ("num_seats", "int32", "how many seats the table had"),
+        ("num_moves", "int32", "moves applied, chance outcomes included"),
+        ("has_human", "bool", "a person sat in at least one seat"),
+        ("outcome", "string", "normal (played to the end), forfeit or abandoned"),
+        ("end_reason", "string", "how it ended, in words (empty for a normal end)"),
+        ("ended_by", "int32", "the seat that forfeited or left (null otherwise)"),
+        ("started_at", "timestamp", "when the session started (UTC)"),
+        ("ended_at", "timestamp", "when it ended (UTC)"),
+        ("duration_s", "float64", "ended_at - started_at, seconds"),
+        ("tags", "list<string>", "blind (a person played a hidden model), watch (agents on "
+                                 "the Watch tab), showcase (exhibition game)"),
+        ("metrics", "string", "benchmark scores computed at the end (GAMA-Bench's), as JSON"),
+        ("app_version", "string", "the arena version that recorded it"),
+    ],
+    "seats": [
+        ("session_id", "string", "the session"),
+        ("seat", "int32", "seat number, from 0 (the game's player order)"),
+        ("kind", "string", "human, llm, mcts, ismcts, random, bot, ... (the agent kind)"),
+        ("entity", "string", "what ratings rate: the agent spec with its settings, or human"),
+        ("spec", "string", "the agent spec as given (llm: provider/model with its mode)"),
+        ("settings", "string", "the seat's settings as JSON (a person's: their consent)"),
+        ("player", "string", "a person's keyed id: the same person has the same id within "
+                             "this dataset, and it cannot be linked to the page's id "
+                             "(null for agents)"),
+        ("team", "string", "the side the seat played for in a team game (null otherwise)"),
+        ("score", "float64", "share of opposing seats beaten, ties half, in [0, 1]"),
+        ("return", "float64", "the game's own final return for the seat"),
+    ],
+    "moves": [
+        ("session_id", "string", "the session"),
+        ("move", "int32", "the move's place in the session, from 0"),
+        ("node", "int32", "decision node; the moves of one simultaneous node share it"),
+        ("seat", "int32", "who moved; -1 for a chance outcome"),
+        ("action", "int64", "OpenSpiel action id"),
+        ("label", "string", "the move in the game's words (every seat saw it at the end)"),
+        ("public_label", "string", "what other seats were told of a hidden move (null: "
+                                   "nothing, or the whole label)"),
+        ("raw", "string", "what the player sent: clicked target, typed text, model answer"),
+        ("reasoning", "string", "a language model's reasoning for the move (empty otherwise)"),
+        ("fallback", "bool", "a random move played for a seat that gave no valid answer"),
+        ("started_at", "timestamp", "when the seat was asked (UTC)"),
+        ("seconds", "float64", "how long the decision took"),
+        ("rejected", "int32", "attempts refused before this move (rows in `rejected`)"),
+        ("prompt_tokens", "int64", "language-model prompt tokens for this move (null: no model)"),
+        ("completion_tokens", "int64", "language-model completion tokens (null: no model)"),
+        ("llm_calls", "int32", "language-model calls made for this move"),
+        ("cost_usd", "float64", "estimated cost at the opponent's list prices (null: unknown)"),
+        ("tokens_estimated", "bool", "token counts estimated from text length"),
+    ],
+    "rejected": [
+        ("session_id", "string", "the session"),
+        ("move", "int32", "the move it was an attempt at (null: the session ended first)"),
+        ("attempt", "int32", "its order among the attempts at that move, from 0"),
+        ("seat", "int32", "who tried"),
+        ("raw", "string", "what was sent"),
+        ("reason", "string", "why it was refused: illegal, unparseable, ambiguous, ..."),
+        ("message", "string", "the message sent back (lists the legal moves)"),
+        ("at", "timestamp", "when (UTC)"),
+        ("prompt_tokens", "int64", "language-model prompt tokens spent on it"),
+        ("completion_tokens", "int64", "language-model completion tokens spent on it"),
+        ("cost_usd", "float64", "its estimated cost"),
+    ],
+    "talk": [
+        ("session_id", "string", "the session"),
+        ("move", "int32", "the move that carried the words"),
+        ("seat", "int32", "who spoke"),
+        ("kind", "string", "the seat's agent kind (human, llm, bot, ...)"),
+        ("label", "string", "the move: clue, question, answer or statement with its words"),
+        ("words", "string", "the words said; [withheld] for a person who did not agree to "
+                            "share their talk"),
+        ("public_label", "string", "what the other seats were told, when it was not all"),
+    ],
+    "llm_calls": [
+        ("session_id", "string", "the session"),
+        ("move", "int32", "the move the call was for (null: the session ended first)"),
+        ("attempt", "int32", "null for the call that produced the move; else the refused "
+                             "attempt's number (rows in `rejected`)"),
+        ("seat", "int32", "the model's seat"),
+        ("entity", "string", "the rated model configuration"),
+        ("provider", "string", "openai, anthropic, hf, local, ..."),
+        ("model", "string", "the model name"),
+        ("reasoning_mode", "string", "prompt, cot, sc-cot, tot, rap"),
+        ("purpose", "string", "what the call was for (the move, a vote, a plan...)"),
+        ("call", "int32", "the call's number within the decision"),
+        ("prompt_tokens", "int64", "prompt tokens of this call"),
+        ("completion_tokens", "int64", "completion tokens of this call"),
+        ("tokens_estimated", "bool", "counts estimated from text length"),
+        ("seconds", "float64", "the call's latency"),
+        ("finish", "string", "the provider's finish reason"),
+        ("failure", "string", "what went wrong (timeout, refusal, ...; null when nothing)"),
+        ("instruction", "string", "the instruction the prompt ended with"),
+        ("answer", "string", "the model's answer text"),
+        ("answer_reasoning", "string", "the model's reasoning text, when separate"),
+        ("decision_cost_usd", "float64", "estimated cost of the whole decision this call "
+                                         "belongs to (repeated on each of its calls)"),
+    ],
+}
+TABLES = tuple(COLUMNS)
+
+
+class Pseudonyms:
+    """Player ids keyed with a secret salt: stable within one salt, unlinkable without it."""
+
+    def __init__(self, salt: bytes) -> None:
+        if len(salt) < 16:
+            raise ValueError("the dataset salt must have at least 16 bytes")
+        self._salt = salt
+        self._known: dict[str, str] = {}
+
+    def of(self, player_id: str | None) -> str | None:
+        if not player_id:
+            return None
+        known = self._known.get(player_id)
+        if known is None:
+            digest = hmac.new(self._salt, player_id.encode(), hashlib.sha256).hexdigest()
+            known = self._known[player_id] = "p" + digest[:20]
+        return known
+
+
+def load_clean(text: str, keys: Iterable[str]) -> dict[str, Any]:
+    """A stored record's JSON, decoded, with every held key and key-shaped text blanked."""
+    keys = list(keys)
+    data: dict[str, Any] = json.loads(text)
+    if any(key in text for key in keys) or any(mark in text for mark in KEY_MARKS):
+        data = _blank(data, keys)
+    return data
+
+
+def _blank(value: Any, keys: list[str]) -> Any:
+    if isinstance(value, str):
+        return redact(value, keys)
+    if isinstance(value, list):
+        return [_blank(v, keys) for v in value]
+    if isinstance(value, dict):
+        return {k: _blank(v, keys) for k, v in value.items()}
+    return value
+
+
+def talk_shared(seat: dict[str, Any]) -> bool:
+    """Whether a seat's words may be published: an agent's always, a person's only when
+    their consent covered talk (seat setting ``talk``)."""
+    return seat.get("kind") != "human" or (seat.get("settings") or {}).get("talk") is True
+
+
+def rows_of(record: dict[str, Any], names: Pseudonyms, *,
+            talking: bool) -> dict[str, list[dict[str, Any]]]:
+    """The rows ``record`` (a decoded, cleaned record) adds to each table. ``talking``: the
+    game takes words, so a person's refused attempts may hold words too."""
+    sid = record["id"]
+    seats = record["seats"]
+    returns, scores = record.get("returns") or [], record.get("scores") or []
+    out: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+    out["sessions"].append(_session_row(record))
+    for i, seat in enumerate(seats):
+        out["seats"].append({
+            "session_id": sid, "seat": i, "kind": seat["kind"], "entity": seat["entity"],
+            "spec": seat["spec"], "settings": _json(seat.get("settings") or {}),
+            "player": names.of(seat.get("player_id")), "team": seat.get("team"),
+            "score": scores[i] if i < len(scores) else None,
+            "return": returns[i] if i < len(returns) else None})
+    shared = [talk_shared(seat) for seat in seats]
+    for index, move in enumerate(record["moves"]):
+        seat = move["seat"]
+        quiet = seat >= 0 and not shared[seat]
+        _move_rows(out, sid, index, move, seats, quiet and move.get("text") is not None,
+                   quiet and talking)
+    for n, attempt in enumerate(record.get("unplayed") or []):
+        seat = attempt.get("seat")
+        hide = talking and seat is not None and 0 <= seat < len(seats) and not shared[seat]
+        _attempt_rows(out, sid, None, n, seat, attempt, hide)
+    return out
+
+
+def _session_row(record: dict[str, Any]) -> dict[str, Any]:
+    started, ended = record.get("started_at"), record.get("ended_at")
+    return {
+        "session_id": record["id"], "game": record["game"], "params": _json(record["params"]),
+        "seed": record["seed"], "num_seats": len(record["seats"]),
+        "num_moves": len(record["moves"]),
+        "has_human": any(s["kind"] == "human" for s in record["seats"]),
+        "outcome": record.get("outcome"), "end_reason": record.get("end_reason") or "",
+        "ended_by": record.get("ended_by"), "started_at": started, "ended_at": ended,
+        "duration_s": ended - started if started is not None and ended is not None else None,
+        "tags": list(record.get("tags") or []), "metrics": _json(record.get("metrics") or {}),
+        "app_version": record.get("app_version")}
+
+
+def _move_rows(out: dict[str, list[dict[str, Any]]], sid: str, index: int,
+               move: dict[str, Any], seats: list[dict[str, Any]], hidden: bool,
+               hide_attempts: bool) -> None:
+    seat, words = move["seat"], move.get("text")
+    label, raw, public = move["label"], move.get("raw", ""), move.get("public")
+    if hidden:
+        label, public = _withhold(label, words), _withhold(public, words)
+        raw, words = WITHHELD, WITHHELD
+    usage = (move.get("meta") or {}).get("usage")
+    rejected = move.get("rejected") or []
+    out["moves"].append({
+        "session_id": sid, "move": index, "node": move["node"], "seat": seat,
+        "action": move["action"], "label": label, "public_label": public, "raw": raw,
+        "reasoning": move.get("reasoning", ""), "fallback": bool(move.get("fallback")),
+        "started_at": move["started_at"],
+        "seconds": move["ended_at"] - move["started_at"], "rejected": len(rejected),
+        **_usage(usage)})
+    if words is not None:
+        out["talk"].append({"session_id": sid, "move": index, "seat": seat,
+                            "kind": seats[seat]["kind"] if seat >= 0 else "chance",
+                            "label": label, "words": words, "public_label": public})
+    _call_rows(out, sid, index, None, seat, move.get("meta") or {})
+    for n, attempt in enumerate(rejected):
+        _attempt_rows(out, sid, index, n, seat, attempt, hide_attempts)
+
+
+def _attempt_rows(out: dict[str, list[dict[str, Any]]], sid: str, move: int | None, n: int,
+                  seat: int | None, attempt: dict[str, Any], hide: bool) -> None:
+    raw, message = attempt.get("raw", ""), attempt.get("message", "")
+    if hide:
+        message = message.replace(raw, WITHHELD) if raw else message
+        raw = WITHHELD
+    usage = (attempt.get("meta") or {}).get("usage")
+    spent = _usage(usage)
+    out["rejected"].append({
+        "session_id": sid, "move": move, "attempt": n, "seat": seat, "raw": raw,
+        "reason": attempt.get("reason", ""), "message": message, "at": attempt.get("at"),
+        "prompt_tokens": spent["prompt_tokens"],
+        "completion_tokens": spent["completion_tokens"], "cost_usd": spent["cost_usd"]})
+    _call_rows(out, sid, move, n, seat, attempt.get("meta") or {})
+
+
+def _call_rows(out: dict[str, list[dict[str, Any]]], sid: str, move: int | None,
+               attempt: int | None, seat: int | None, meta: dict[str, Any]) -> None:
+    llm = meta.get("llm")
+    if not llm:
+        return
+    cost = (meta.get("usage") or {}).get("cost_usd")
+    for n, call in enumerate(llm.get("calls") or []):
+        out["llm_calls"].append({
+            "session_id": sid, "move": move, "attempt": attempt, "seat": seat,
+            "entity": llm.get("entity"), "provider": llm.get("provider"),
+            "model": llm.get("model"), "reasoning_mode": llm.get("reasoning"),
+            "purpose": call.get("purpose"), "call": call.get("index", n),
+            "prompt_tokens": call.get("prompt_tokens", 0),
+            "completion_tokens": call.get("completion_tokens", 0),
+            "tokens_estimated": bool(call.get("estimated")),
+            "seconds": call.get("seconds", 0.0), "finish": call.get("finish"),
+            "failure": call.get("failure"), "instruction": call.get("instruction", ""),
+            "answer": call.get("text", ""), "answer_reasoning": call.get("reasoning", ""),
+            "decision_cost_usd": cost})
+
+
+def _usage(usage: dict[str, Any] | None) -> dict[str, Any]:
+    if not usage:
+        return {"prompt_tokens": None, "completion_tokens": None, "llm_calls": 0,
+                "cost_usd": None, "tokens_estimated": False}
+    return {"prompt_tokens": usage.get("prompt_tokens"),
+            "completion_tokens": usage.get("completion_tokens"),
+            "llm_calls": usage.get("calls", 0), "cost_usd": usage.get("cost_usd"),
+            "tokens_estimated": bool(usage.get("estimated"))}
+
+
+def _withhold(text: str | None, words: str | None) -> str | None:
+    if text is None or not words:
+        return text
+    return text.replace(words, WITHHELD)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
