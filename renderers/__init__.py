@@ -35,6 +35,8 @@ Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of
   lines, with example labels, for the LLM prompt of a game with hundreds of them (Sea Battle's
   512 orders); ``agents.llm.prompts`` lists every label otherwise.
 
+- optional ``ending(state) -> str``: what decided a finished game in a few words
+  (Codenames' ``Red wins: Blue hit the assassin``), added to the page's result line.
 - optional ``seat_label(seat) -> str``: how the game's texts name a seat (``player 3``,
   ``pirate 4``); pages and replays use it for tables of more than two (:func:`seat_label`).
 - optional ``NARROW = True``: ``image``, ``hit_test`` and ``centres`` also take
@@ -132,6 +134,13 @@ def side_name(game_id: str, seat: int) -> str:
     """The side ``seat`` plays as the image draws it (``X``, ``White``, ``red``), or ''."""
     sides = getattr(renderer(game_id), "SIDES", ())
     return str(sides[seat]) if 0 <= seat < len(sides) else ""
+
+
+def ending(game_id: str, state: pyspiel.State) -> str:
+    """What decided a finished game in a few words (a renderer's optional ``ending``:
+    ``Red wins: Blue hit the assassin``), or '' when the renderer does not say."""
+    said = getattr(renderer(game_id), "ending", None)
+    return said(state) if said is not None and state.is_terminal() else ""
 
 
 def seat_label(game_id: str, seat: int) -> str:

@@ -171,7 +171,8 @@ class GamaView:
     def standing(self, state: pyspiel.State, seat: int) -> str:
         hidden = self.score_uses_hidden and not state.is_terminal()
         gama = None if hidden else scoring.score(state, [seat]).score
-        score = f"GAMA score so far {gama:.1f} of 100" if gama is not None else ""
+        so_far = "" if state.is_terminal() else " so far"
+        score = f"GAMA score{so_far} {gama:.1f} of 100" if gama is not None else ""
         told = "; ".join(part for part in (self.total(state, seat), score) if part)
         return f"{told}." if told else ""
 

@@ -178,8 +178,15 @@ def _score(state: CodenamesState) -> str:
 
 def _ending(state: CodenamesState) -> str:
     assert state.winner is not None
-    how = "the other team found the assassin" if state.assassin_hit else "all its agents found"
-    return f"{cn.TEAMS[state.winner].title()} wins: {how}"
+    winner, loser = cn.TEAMS[state.winner].title(), cn.TEAMS[1 - state.winner].title()
+    how = f"{loser} hit the assassin" if state.assassin_hit else f"every {winner} agent found"
+    return f"{winner} wins: {how}"
+
+
+def ending(state: pyspiel.State) -> str:
+    """What decided the game, in a few words (``Red wins: Blue hit the assassin``)."""
+    assert isinstance(state, CodenamesState)
+    return _ending(state) if state.is_terminal() else ""
 
 
 def _status(state: CodenamesState, seat: int) -> str:

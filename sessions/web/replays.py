@@ -107,7 +107,17 @@ def outcome_text(record: MatchRecord, seat: int) -> str:
     if not record.scores:
         return "unfinished"
     score = record.scores[seat]
-    return {1.0: "won", 0.0: "lost", 0.5: "draw"}.get(score, f"{score:.0%} placement")
+    returns = record.returns
+    if len(record.seats) > 2 and record.seats[seat].team is None and returns:
+        place = 1 + sum(1 for r in returns if r > returns[seat])
+        return f"placed {ordinal(place)} of {len(returns)}"
+    return {1.0: "won", 0.0: "lost", 0.5: "draw"}.get(score, f"scored {score:.0%}")
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def summary_row(record: MatchRecord, player_id: str | None = None) -> list[str]:

@@ -4,6 +4,8 @@ from your seat's point of view."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import gradio as gr
@@ -19,16 +21,32 @@ def history_rows(scope: str, abandoned: bool, profile: dict) -> tuple[list[list[
     mine = scope == "My games"
     player = players.profile_person(profile).player_id if mine else None
     listed = replays.listing(store(), player_id=player, limit=LIMIT, abandoned=abandoned)
-    rows = [replays.summary_row(r, player) for r in listed.records]
+    rows = [_shown_row(replays.summary_row(r, player)) for r in listed.records]
     count = (f"{listed.finished} finished game{'s' if listed.finished != 1 else ''}"
              f" · {listed.abandoned} abandoned"
              + ("" if abandoned or not listed.abandoned else " (hidden)"))
-    return rows, f"<div class='arena-note'>{escape(count)}</div>"
+    hint = f" {OPENS}" if rows else ""
+    return rows, f"<div class='arena-note'>{escape(count + '.' + hint)}</div>"
+
+
+OPENS = "Click a game in the table to replay it move by move below."
+SESSION = re.compile(r'data-session="([^"]+)"')
+
+
+def _shown_row(row: list[str]) -> list[str]:
+    """A History row for people: the session id leaves the table and rides, unseen, on the
+    game's cell (a row sorted elsewhere still opens its own replay)."""
+    when, game, seats, result, session = row
+    cell = f'<span data-session="{escape(session)}" title="Open the replay">{escape(game)}</span>'
+    return [when, cell, seats, result]
 
 
 def open_replay(profile: dict, evt: gr.SelectData) -> tuple[Any, ...]:
     """Open the chosen session at its first move (the start, when nothing was played)."""
-    record = store().get(str(evt.row_value[-1]))
+    found = SESSION.search(str(evt.row_value[1]))
+    if found is None:
+        return (None, *_nothing())
+    record = store().get(html.unescape(found.group(1)))
     opened = replays.Replaying(record, replays.viewer(record,
                                                       players.profile_person(profile).player_id))
     return (opened, *_shown(opened.go(opened.index), opened.last))
@@ -45,7 +63,7 @@ def _shown(f: replays.Frame | None, last: int) -> tuple[Any, ...]:
 
 
 def _nothing() -> tuple[Any, ...]:
-    return gr.update(), None, "<div>Pick a session in the table.</div>", ""
+    return gr.update(), None, f"<div>{OPENS}</div>", ""
 
 
 def replay_frame(opened: replays.Replaying | None, index: float | None) -> tuple[Any, ...]:
@@ -79,7 +97,8 @@ def build_history(profile: gr.BrowserState) -> gr.Tab:
                                     elem_id="history-abandoned")
             refresh = gr.Button("Refresh", size="sm", scale=0, min_width=100)
         count = gr.HTML(elem_id="history-count")
-        table = gr.Dataframe(headers=["When", "Game", "Seats", "Result", "Session"],
+        table = gr.Dataframe(headers=["When", "Game", "Players", "Result"],
+                             datatype=["str", "html", "str", "str"], wrap=True,
                              interactive=False, elem_id="history-table", max_height=320)
         with gr.Row(equal_height=False):
             with gr.Column(scale=3, min_width=320):
