@@ -46,7 +46,7 @@ from agents.naming import check_limits
 from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
 from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
-from renderers import click_target, image_view, renderer, seat_label, text_view
+from renderers import click_target, ending, image_view, renderer, seat_label, text_view
 from sessions.engine import UNREACHABLE, FailurePolicy
 from sessions.match import Match, NotYourTurn
 from sessions.record import CHANCE, MatchRecord, SeatRecord
@@ -306,7 +306,8 @@ class PlaySession:
         team = record.seats[self.human].team
         if team is not None:  # a team game: the team's result (scored against opponents)
             how = {1.0: "won", 0.0: "lost"}.get(record.scores[self.human], "drew")
-            return f"Game over: your team ({team}) {how}."
+            why = ending(self.spec.id, self.match.state)  # what decided it, where told
+            return f"Game over: your team ({team}) {how}." + (f" {why}." if why else "")
         if len(returns) > 2:
             place = 1 + sum(1 for r in returns if r > returns[self.human])
             return (f"Game over: you placed {place} of {len(returns)} (ties share a place), "
