@@ -91,18 +91,32 @@ def _let_go(viewer: Viewer | None) -> None:
 # --- setting up ---------------------------------------------------------------------------
 
 
-def choose_game(game_id: str) -> list[Any]:
-    """Seat pickers for the game: one per seat, with a first pairing filled in."""
+def choose_game(game_id: str, *picks: str | None) -> list[Any]:
+    """Seat pickers for the game: one per seat, each keeping the agent picked (``picks``:
+    the agents, then the ways of thinking) if it may sit at this game, else a first pairing
+    filled in. A model that became ready meanwhile never replaces a pick."""
     spec = get(game_id)
     players_count = spec.load().num_players()
     choices = seat_agents(spec)
-    chosen = default_seats(spec, players_count)
+    offered = {value for _, value in choices}
+    chosen = [pick if pick in offered else default
+              for pick, default in zip(_seat_picks(picks), default_seats(spec, players_count),
+                                       strict=False)]
     agents = [gr.update(choices=choices, value=chosen[i], visible=True,
                         label=f"{seat_label(spec.id, i).capitalize()}")
               if i < players_count else gr.update(visible=False) for i in range(MAX_SEATS)]
-    modes = [gr.update(visible="/" in chosen[i], value=_mode(chosen[i]))
+    ways = list(picks[MAX_SEATS:])
+    kept = [ways[i] if i < len(ways) and chosen[i] == _seat_picks(picks)[i] else None
+            for i in range(players_count)]
+    modes = [gr.update(visible="/" in chosen[i], value=kept[i] or _mode(chosen[i]))
              if i < players_count else gr.update(visible=False) for i in range(MAX_SEATS)]
     return [*agents, *modes]
+
+
+def _seat_picks(picks: tuple[str | None, ...]) -> list[str | None]:
+    """The agents picked per seat (None where nothing is), as many as there are pickers."""
+    agents = list(picks[:MAX_SEATS])
+    return agents + [None] * (MAX_SEATS - len(agents))
 
 
 def agent_picked(agent: str | None) -> Any:
@@ -447,7 +461,7 @@ def build_watch(keyring: gr.State) -> dict[str, Any]:
     SCREEN["id"] = screen._id  # its script asks this component's server functions
     outputs = [screen, view, controls, replay_row, slider, replay_seat]
 
-    game.change(choose_game, game, [*agents, *modes], **_private)
+    game.change(choose_game, [game, *agents, *modes], [*agents, *modes], **_private)
     for agent, mode in zip(agents, modes, strict=True):
         agent.input(agent_picked, agent, mode, **_private)
     begin.click(start, [game, speed, keyring, viewer, *agents, *modes],
@@ -468,7 +482,7 @@ def build_watch(keyring: gr.State) -> dict[str, Any]:
 def wire_load(app: gr.Blocks, parts: dict[str, Any]) -> None:
     """Page load: the seat pickers of the first game; a spectator link or the showcase
     opens this tab and follows the game."""
-    app.load(choose_game, parts["game"], parts["pickers"], **_private)
+    app.load(choose_game, [parts["game"], *parts["pickers"]], parts["pickers"], **_private)
     opened = app.load(open_link, parts["viewer"], [parts["opening"], parts["setup"]],
                       **_private)
     opened.then(None, parts["opening"], None, js=SHOW_TAB_JS, **_private)

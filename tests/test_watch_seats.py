@@ -1,0 +1,25 @@
+"""The Watch tab's seat pickers and what watchers are called (issue 22 items 4 and 10)."""
+
+from __future__ import annotations
+
+from agents.llm import opponent_choices
+from sessions.web.tabs import watch as watch_tab
+
+
+def _values(updates: list) -> list:
+    return [u.get("value") for u in updates[:watch_tab.MAX_SEATS]]
+
+
+def test_a_model_that_becomes_ready_never_replaces_a_picked_agent(monkeypatch):
+    monkeypatch.setattr("sessions.web.watch.ready_models", lambda: [])
+    first = _values(watch_tab.choose_game("tic_tac_toe"))
+    assert first[:2] == ["mcts", "mcts:25:2s"]
+    smol = [c for c in opponent_choices() if c.provider == "local"][:1]
+    assert smol, "the opponents file names the offline model"
+    monkeypatch.setattr("sessions.web.watch.ready_models", lambda: smol)
+    picks = ["mcts", "random", *[None] * (watch_tab.MAX_SEATS - 2)]
+    modes = ["prompt"] * watch_tab.MAX_SEATS
+    again = _values(watch_tab.choose_game("connect_four", *picks, *modes))
+    assert again[:2] == ["mcts", "random"]  # kept: both may sit at Connect Four
+    fresh = _values(watch_tab.choose_game("connect_four"))  # nothing picked yet: a default
+    assert fresh[0] == smol[0].spec
