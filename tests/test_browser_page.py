@@ -350,3 +350,49 @@ def test_history_lists_finished_games_first_and_replays_from_the_first_move(page
     with Store(app.store_path) as store:  # the switched games are still stored
         assert sum(r.outcome == "abandoned" and r.end_reason == "a new game was started"
                    for r in store.records()) >= 2
+
+
+def test_rules_read_formatted_and_dark_mode_keeps_boards_and_seats_readable(browser, app):
+    """Issue 22, items 18-19, one page in dark mode: Air, Land & Sea's rules are formatted
+    (a card table, bold words without their stars) with the developers' notes in a closed
+    fold; a board is dimmed and framed, and the seat to speak in Codenames keeps readable
+    text on its highlight."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1100})
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto(app.url + "?__theme=dark")
+    _no_thanks(page)
+    _choose(page, "game", "Cards, dice and bids › Air, Land & Sea")
+    page.get_by_text("Rules", exact=True).click()
+    rules = page.locator("#rules")
+    _expect()(rules.locator("table td").filter(has_text="Heavy Tanks (Land)")).to_be_visible()
+    text = rules.inner_text()
+    assert "**" not in text and "|---" not in text and "| Card |" not in text
+    assert rules.locator("strong").filter(has_text="Placing").count() + rules.locator(
+        "strong").count() > 0
+    notes = rules.locator("details.arena-dev-notes")
+    _expect()(notes.locator("summary")).to_contain_text("Notes for developers")
+    _expect()(notes.get_by_text("Where this differs", exact=False)).to_be_hidden()
+    notes.locator("summary").click()
+    _expect()(notes.get_by_text("Where this differs", exact=False)).to_be_visible()
+    _choose(page, "game", "Word and social games › Codenames")
+    _choose(page, "talk-seat", "Red operative")
+    page.locator("#start-talk").click()
+    _expect()(page.locator("#talk-seats .speaking")).to_be_visible()
+    assert page.evaluate("() => document.body.classList.contains('dark')")
+    contrast = page.evaluate("""() => {
+        const chip = document.querySelector('#talk-seats .speaking');
+        const rgb = (c) => c.match(/[0-9.]+/g).slice(0, 3).map(Number);
+        const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const style = getComputedStyle(chip);
+        const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+        return (a + 0.05) / (b + 0.05);
+    }""")
+    assert contrast >= 4.5, f"the speaking seat's chip has contrast {contrast:.1f}"
+    board = page.locator("#board img")
+    _expect()(board).to_be_visible()
+    assert "brightness" in board.evaluate("(img) => getComputedStyle(img).filter")
+    _shot(page, "play-codenames-dark")
+    context.close()

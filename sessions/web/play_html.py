@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.registry import GameSpec
-from sessions.web.plain import escape, paragraphs, tag
+from sessions.web.plain import escape, tag
+from sessions.web.rules_html import rules_html
 from sessions.web.scoreboard import MoveRow, PlayerLine, clock, took
 
 SEAT_WORDS = {"first": "you move first", "second": "you move second",
@@ -78,7 +79,8 @@ def about(spec: GameSpec) -> str:
 
 
 def rules(spec: GameSpec) -> str:
-    return "<div class='arena-rules'>" + paragraphs(spec.rules) + "</div>"
+    """The rules formatted, developers' notes in a fold (:mod:`sessions.web.rules_html`)."""
+    return rules_html(spec.rules)
 
 
 def hint(text: str) -> str:

@@ -17,3 +17,32 @@ TURNS = Turns()  # one input at a time per browser tab (sessions.web.turns)
 @functools.cache
 def store() -> Store:
     return Store()  # $ARENA_DATA_DIR/arena.sqlite3, opened on first use, not at import
+
+
+# --- the page's theme: formatted rules, and dark mode (issue 22, items 18-19) ---------------
+THEME_CSS = """
+.arena-rules ul, .arena-rules ol { margin: 0 0 0.6em 1.3em; padding: 0; }
+.arena-rules li { margin: 0.15em 0; }
+.arena-rules table { border-collapse: collapse; margin: 0.3em 0 0.8em; font-size: 0.92em; }
+.arena-rules th, .arena-rules td { border: 1px solid var(--border-color-primary);
+  padding: 3px 8px; text-align: left; vertical-align: top; }
+.arena-rules th { background: var(--background-fill-secondary); }
+.arena-rules code { font-size: 0.92em; }
+.arena-dev-notes { margin-top: 0.6em; padding-top: 0.4em; font-size: 0.92em;
+  border-top: 1px solid var(--border-color-primary); }
+.arena-dev-notes summary { cursor: pointer; opacity: 0.8; }
+/* dark mode: the drawn boards are light paper; dimmed and framed they sit in a dark page
+   without glaring, and the highlights keep dark text on their light colours */
+.dark #board img, .dark #replay-board img, .dark .watch-screen img { filter: brightness(0.84) contrast(1.06); border-radius: 8px;
+  box-shadow: 0 0 0 1px var(--border-color-primary); }
+.dark #talk-seats .seat { border-color: var(--border-color-primary); }
+.dark #talk-seats .seat.speaking { background: #6b5200; border-color: #f2c94c;
+  color: #fff8e1; }
+.dark .arena-to-move, .dark .arena-last { background: #3a3320; color: var(--body-text-color); }
+.dark .arena-thinking { color: #f2c94c; }
+.dark #talk-log .line { border-bottom-color: var(--border-color-primary); }
+.dark #talk-log .title, .dark #talk-log .empty { color: var(--body-text-color-subdued); }
+.dark #talk-log .private { color: #c9b3f5; }
+"""
+"""Kept apart from the other tabs' CSS (the page's style sheet adds it last, so its dark
+mode rules win)."""
