@@ -38,7 +38,7 @@ from sessions.web.tabs.llm import (
     take_key,
     watch_llm,
 )
-from sessions.web.tabs.site import OPEN, TURNS, store
+from sessions.web.tabs.site import OPEN, THEME_CSS, TURNS, store
 from sessions.web.tabs.table import (
     arrange_table,
     build_table_info,
@@ -59,7 +59,7 @@ from sessions.web.tabs.talk import (
 BUTTONS = MAX_BUTTONS
 NARROW = 700
 """Screens narrower than this many CSS pixels get the boards' narrow layouts (a phone)."""
-CSS = play_html.CSS + TALK_CSS
+CSS = play_html.CSS + TALK_CSS + THEME_CSS  # the theme last: its dark mode wins
 HEAD = play_html.HEAD
 PRIVATE: dict[str, Any] = {"api_visibility": "private", "show_progress": "hidden"}
 INPUT: dict[str, Any] = {**PRIVATE, "trigger_mode": "multiple"}
