@@ -1,4 +1,5 @@
-"""Command line: ``python -m sessions play | tournament | ratings | gama | export``.
+"""Command line: ``python -m sessions play | tournament | ratings | gama | export | dataset |
+forget | retention``.
 
 Each command imports what it uses when it runs: ``ratings --gamebench FILE`` reads no store,
 plays nothing and draws nothing, so it loads neither OpenSpiel, the agents, choix nor
@@ -100,7 +101,113 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--game", default=None)
     export.add_argument("--out", type=Path, default=None, help="file (default: stdout)")
     export.set_defaults(run=_export)
+    _dataset_parsers(sub)
     return parser
+
+
+def _dataset_parsers(sub: argparse._SubParsersAction) -> None:
+    data = sub.add_parser(
+        "dataset", help="write the shared sessions as a Hugging Face dataset folder",
+        description="Write the sessions their players shared for research as a Hugging Face "
+                    "dataset: one Parquet file per table and a README.md data card "
+                    "(docs/dataset.md). Needs pyarrow (the 'dataset' extra).")
+    data.add_argument("out", type=Path, metavar="OUT", help="the dataset folder (new, empty, "
+                      "or an earlier dataset, which is replaced)")
+    data.add_argument("--db", type=_location, default=None, help=DB_HELP)
+    data.add_argument("--since", default=None, metavar="DATE", help="ended on or after (UTC)")
+    data.add_argument("--until", default=None, metavar="DATE", help="ended on or before (UTC)")
+    data.add_argument("--games", default=None, metavar="ID,ID",
+                      help="only these games (comma-separated ids)")
+    data.add_argument("--humans-only", action="store_true",
+                      help="only sessions with a person in a seat")
+    data.add_argument("--push", default=None, metavar="REPO_ID",
+                      help="then upload it to this Hugging Face dataset repo (token: HF_TOKEN)")
+    data.add_argument("--dry-run", action="store_true",
+                      help="with --push: print what would be pushed, push nothing")
+    data.set_defaults(run=_dataset)
+
+    forget = sub.add_parser("forget", help="delete every stored session of one person",
+                            description="Delete every session PLAYER_ID sat in (the page's "
+                                        "anonymous id); later datasets and the next "
+                                        "scheduled push leave them out.")
+    forget.add_argument("player_id", metavar="PLAYER_ID")
+    forget.add_argument("--db", type=_location, default=None, help=DB_HELP)
+    forget.set_defaults(run=_forget)
+
+    keep = sub.add_parser("retention", help="delete sessions not shared for research that "
+                                            "are older than N days")
+    keep.add_argument("--days", default=None, metavar="N",
+                      help="default: $ARENA_RETENTION_DAYS")
+    keep.add_argument("--db", type=_location, default=None, help=DB_HELP)
+    keep.set_defaults(run=_retention)
+
+
+def _dataset(args: argparse.Namespace) -> int:
+    import os
+
+    from sessions.dataset import Selection, build, check_folder, salt_for
+    from sessions.ratings.results import parse_when
+    from sessions.store import Store, default_path
+
+    games = None
+    if args.games is not None:
+        from games import registry
+
+        games = frozenset(g.strip() for g in args.games.split(",") if g.strip())
+        unknown = sorted(g for g in games if g not in {s.id for s in registry.all_games()})
+        if unknown or not games:
+            raise ValueError(f"--games: unknown game {', '.join(unknown) or '(none given)'}; "
+                             "python -m games lists them")
+    if args.dry_run and not args.push:
+        raise ValueError("--dry-run goes with --push REPO_ID")
+    if args.push:
+        from sessions.dataset_hub import check_repo_id
+
+        check_repo_id(args.push)  # before anything is built
+        if not args.dry_run and not os.environ.get("HF_TOKEN"):
+            raise ValueError("set HF_TOKEN to a Hugging Face token with write access to push")
+    check_folder(args.out)
+    selection = Selection(since=parse_when(args.since), until=parse_when(args.until, end=True),
+                          games=games, humans_only=args.humans_only)
+    data_dir = default_path().parent if args.db is None or isinstance(args.db, str) \
+        else args.db.parent
+    with Store(args.db, readonly=True) as store:
+        built = build(store, args.out, salt=salt_for(data_dir), selection=selection)
+    print(built.note(), file=sys.stderr)
+    if args.push:
+        from sessions.dataset_hub import plan_upload, push
+
+        upload = plan_upload(args.out, args.push)
+        if args.dry_run:
+            print(upload.describe())
+            return 0
+        print(f"pushed: {push(upload, token=os.environ.get('HF_TOKEN'))}")
+    return 0
+
+
+def _forget(args: argparse.Namespace) -> int:
+    from sessions.forget import forget_player
+    from sessions.store import Store
+
+    with Store(args.db) as store:
+        removed = forget_player(store, args.player_id)
+    print(f"removed {removed} session{'s' if removed != 1 else ''} of {args.player_id} from "
+          f"{store.where}")
+    return 0
+
+
+def _retention(args: argparse.Namespace) -> int:
+    from sessions.forget import RETENTION_ENV, apply_retention, retention_days
+    from sessions.store import Store
+
+    days = retention_days(args.days)
+    if days is None:
+        raise ValueError(f"give --days N or set {RETENTION_ENV}")
+    with Store(args.db) as store:
+        removed = apply_retention(store, days)
+    print(f"removed {removed} session{'s' if removed != 1 else ''} not shared for research "
+          f"older than {days:g} days from {store.where}")
+    return 0
 
 
 def _fanout_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,7 @@
 """The published dataset: a view of the store as a Hugging Face dataset folder.
 
 ``python -m sessions dataset OUT/`` writes one Parquet file per table
-(``data/<table>.parquet``, tables in :mod:`sessions.dataset_tables`) and a ``README.md``
+(``data/<table>/<shard>.parquet``, tables in :mod:`sessions.dataset_tables`) and a ``README.md``
 data card (:mod:`sessions.dataset_card`) whose header lists the tables as configurations,
 so ``datasets.load_dataset(OUT)`` loads the sessions and ``load_dataset(OUT, "moves")``
 the moves. Only sessions their players shared for research go in; player ids become keyed
@@ -15,6 +15,7 @@ memory stays flat however big the store is (``python -m benchmarks.dataset``). N
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import tempfile
@@ -30,6 +31,7 @@ MARK = "llm-game-arena-dataset"
 """The data card's tag: a folder holding it is a dataset this code wrote (and may replace)."""
 SALT_ENV = "ARENA_DATASET_SALT"
 SALT_FILE = "dataset-salt"
+SHARD = re.compile(r"[A-Za-z0-9_-]{1,64}")
 CHUNK = 1000
 """Records read at once."""
 ROW_GROUP = 100_000
@@ -124,10 +126,14 @@ def check_folder(folder: Path) -> None:
 
 
 def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = Selection(),
-          keys: Iterable[str] | None = None) -> Built:
+          keys: Iterable[str] | None = None, shard: str = "train") -> Built:
     """Write the dataset of ``store``'s shared, selected sessions to ``folder`` (made, or
     replaced when it holds an earlier dataset; anything else there is refused). ``keys``:
-    the secrets to blank (default: every key the process holds)."""
+    the secrets to blank (default: every key the process holds). Each table is one file,
+    ``data/<table>/<shard>.parquet``: a scheduled push names its shard after the store, so
+    the shards of a store that was lost stay published beside the new one's."""
+    if not SHARD.fullmatch(shard):
+        raise ValueError(f"shard name {shard!r}: use letters, digits, '-' or '_'")
     from agents.llm.redaction import held_keys
     from sessions.dataset_card import card
 
@@ -137,7 +143,7 @@ def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = Selec
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
         built = Built(folder)
-        _write_tables(store, work, built, Pseudonyms(salt), selection, held)
+        _write_tables(store, work, built, Pseudonyms(salt), selection, held, shard)
         (work / "README.md").write_text(card(built, selection), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
@@ -149,9 +155,9 @@ def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = Selec
 
 
 def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
-                  selection: Selection, keys: list[str]) -> None:
+                  selection: Selection, keys: list[str], shard: str) -> None:
     chosen = _chosen(store, selection, built)
-    out = Tables(work / "data")
+    out = Tables(work / "data", shard)
     people: set[str] = set()
     talking: dict[str, bool] = {}
     try:
@@ -212,16 +218,17 @@ def _count(built: Built, record: dict[str, Any], rows: dict[str, list[dict[str, 
 class Tables:
     """One Parquet writer per table, fed rows and written a row group at a time."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, shard: str) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        folder.mkdir(parents=True)
         self._pa = pa
         self.schemas = {name: schema(name) for name in TABLES}
-        self._writers = {name: pq.ParquetWriter(folder / f"{name}.parquet", self.schemas[name],
-                                                compression="zstd")
-                         for name in TABLES}
+        self._writers = {}
+        for name in TABLES:
+            (folder / name).mkdir(parents=True)
+            self._writers[name] = pq.ParquetWriter(folder / name / f"{shard}.parquet",
+                                                   self.schemas[name], compression="zstd")
         self._rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
         self.counts: Counter[str] = Counter()
 

@@ -53,7 +53,7 @@ def _header(mark: str) -> str:
              "configs:"]
     for table in TABLES:
         lines += [f"- config_name: {table}", "  data_files:", "  - split: train",
-                  f"    path: data/{table}.parquet"]
+                  f"    path: data/{table}/*.parquet"]
         if table == "sessions":
             lines.append("  default: true")
     return "\n".join(lines + ["---", ""])

@@ -27,6 +27,7 @@ from typing import Any
 from sessions.record import SCHEMA_VERSION as RECORD_SCHEMA
 from sessions.record import MatchRecord
 from sessions.store_schema import SCHEMA_VERSION
+from sessions.store_spool import Spool, spool_folder
 from sessions.store_sqlite import APPLICATION_ID, SQLiteDatabase, SQLiteError
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "DEFAULT_FILE", "Exported", "Store",
@@ -89,8 +90,13 @@ class Store:
         older than schema 5, whose readers read all)."""
         self._tags = "m.tags" if version >= 4 else "''"
         """Stores older than schema 4 (read without migrating) have no tags column."""
+        self.spool = None if readonly else Spool(self, spool_folder(self))
+        """Finished games this store could not take yet, retried until stored
+        (sessions/store_spool.py); what :meth:`keep` uses."""
 
     def close(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
         self._db.close()
 
     def __enter__(self) -> Store:
@@ -129,6 +135,51 @@ class Store:
                        (*values, seq))
             db.executemany("INSERT INTO seats (match_id, seat, kind, entity, player_id, score,"
                            " return, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def keep(self, record: MatchRecord) -> bool:
+        """Store a finished game the way the app does: :meth:`save`, waiting a few seconds at
+        most; a game the store cannot take now is kept (in memory and in a spool file) and
+        retried until stored. True when stored now, False when kept (:meth:`unsaved` says
+        why). The page says which."""
+        if self.spool is None:
+            raise StoreError(f"{self.where} was opened read-only")
+        return self.spool.save(record)
+
+    def unsaved(self, record_id: str) -> str | None:
+        """Why the finished game ``record_id`` is not stored yet, or None."""
+        return None if self.spool is None else self.spool.unsaved(record_id)
+
+    # --- forgetting -----------------------------------------------------------------------
+
+    def forget(self, player_id: str) -> int:
+        """Delete every session in which ``player_id`` sat; how many were removed."""
+        ids = [row[0] for row in self._query(
+            "SELECT DISTINCT match_id FROM seats WHERE player_id = ?", (player_id,))]
+        return self.delete(ids)
+
+    def expired(self, before: float) -> list[str]:
+        """Ids of the sessions not shared for research that ended before ``before``."""
+        return [row[0] for row in self._query(
+            "SELECT id FROM matches WHERE research_use = 0 AND coalesce(ended_at, started_at) "
+            "< ?", (before,))]
+
+    def delete(self, ids: Iterable[str]) -> int:
+        """Delete these sessions (ids not stored are ignored) in one transaction; how many
+        were removed."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return 0
+        if self.readonly:
+            raise StoreError(f"{self.where} was opened read-only")
+        removed = 0
+        with self._errors(), self._db.transaction() as db:
+            for start in range(0, len(wanted), 500):
+                chunk = tuple(wanted[start:start + 500])
+                marks = ", ".join("?" * len(chunk))
+                db.execute(f"DELETE FROM seats WHERE match_id IN ({marks})", chunk)
+                removed += db.execute(f"DELETE FROM matches WHERE id IN ({marks})",
+                                      chunk).rowcount
+        return removed
 
     # --- reading --------------------------------------------------------------------------
 
