@@ -61,7 +61,8 @@ def test_agents_play_on_the_watch_tab_and_a_link_shows_the_same_game(page, app, 
     _pick(page, "watch-seat-1", "Beginner · Random")
     page.locator("#watch-speed").get_by_text("0.5 s", exact=True).click()
     page.locator("#watch-start").click()
-    _expect()(page.locator("#watch-title")).to_contain_text("Connect Four: MCTS vs Random")
+    _expect()(page.locator("#watch-title")).to_contain_text(
+        "Connect Four: MCTS (red) vs Random (yellow)")
     board = page.locator("#watch-board img")
     _expect()(board).to_be_visible()
     first = board.get_attribute("src")
@@ -87,7 +88,7 @@ def test_agents_play_on_the_watch_tab_and_a_link_shows_the_same_game(page, app, 
         other = spectator.new_page()
         other.set_default_timeout(WAIT)
         other.goto(link)
-        _expect()(other.locator("#watch-title")).to_contain_text("MCTS vs Random")
+        _expect()(other.locator("#watch-title")).to_contain_text("MCTS (red) vs Random (yellow)")
         _expect()(other.locator("#watch-pause")).to_be_hidden()  # read-only
         page.locator("#watch-resume").click()
         _expect()(page.locator("#watch-status")).to_contain_text("Game over", timeout=60_000)
@@ -124,7 +125,8 @@ def test_a_blind_battle_names_the_model_only_at_the_end_and_spectators_see_no_mo
         other = spectator.new_page()
         other.set_default_timeout(WAIT)
         other.goto(link)
-        _expect()(other.locator("#watch-title")).to_contain_text("Ada vs Mystery model")
+        _expect()(other.locator("#watch-title")).to_contain_text(
+            re.compile(r"Ada \(\w+\) vs Mystery model \(\w+\)"))
         _expect()(other.locator("#watch-view")).to_contain_text("Public view")
         _expect()(other.locator("#watch-view")).not_to_contain_text("face up")
         for turn in range(5):
@@ -135,12 +137,12 @@ def test_a_blind_battle_names_the_model_only_at_the_end_and_spectators_see_no_mo
             _play_free_cell(page)
             if turn == 1:
                 _expect()(other.locator("#watch-moves textarea")).to_have_value(
-                    re.compile(r"Mystery model: C\dR\d"))
+                    re.compile(r"Mystery model \(\w+\): C\dR\d"))
                 _shot(page, "blind-battle-desktop")
                 _shot(other, "blind-spectator-phone")
         _expect()(page.locator("#status")).to_contain_text("The mystery model was GPT-4o")
         _expect()(other.locator("#watch-status")).to_contain_text("Game over")
-        _expect()(other.locator("#watch-title")).to_contain_text("Ada vs GPT-4o")
+        _expect()(other.locator("#watch-title")).to_contain_text(re.compile(r"Ada.* vs GPT-4o"))
         _shot(page, "blind-battle-revealed")
     finally:
         spectator.close()

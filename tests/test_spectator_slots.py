@@ -179,12 +179,12 @@ def test_a_spectator_turned_away_is_told_why_on_the_page(bounded, browser):
         loop.run(_abandon(pages))
         time.sleep(6.0)  # longer than a closed page is counted (sessions.web.spectators.GRACE)
         tab.goto(link)
-        _expect()(tab.locator("#watch-title")).to_contain_text("Connect Four: Ada vs",
+        _expect()(tab.locator("#watch-title")).to_contain_text("Connect Four: Ada (red) vs",
                                                                timeout=WAIT)
         _expect()(tab.locator("#watch-board img")).to_be_visible()
         loop.run(person.call("move", state["legal"][0]))
         _expect()(tab.locator("#watch-moves textarea")).to_have_value(
-            re.compile(r"1\. Ada: .*\n2\. "), timeout=WAIT)
+            re.compile(r"1\. Ada \(red\): .*\n2\. "), timeout=WAIT)
     finally:
         context.close()
         loop.close()

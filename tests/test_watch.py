@@ -287,7 +287,7 @@ def test_a_spectator_of_a_persons_board_game_sees_the_board_as_the_person_does()
     seen = spectate.spectate(session, PUBLIC)
     [board] = seen.boards
     assert board.text == session.text() and len(seen.moves) == 3
-    assert seen.moves[1].startswith("2. Ada: ")
+    assert seen.moves[1].startswith("2. Ada (yellow): ")
 
 
 def test_spectator_links_and_ids():

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from agents.llm import opponent_choices
+from sessions.web import spectate
 from sessions.web.tabs import watch as watch_tab
+from sessions.web.watch import WatchSession
 
 
 def _values(updates: list) -> list:
@@ -23,3 +27,14 @@ def test_a_model_that_becomes_ready_never_replaces_a_picked_agent(monkeypatch):
     assert again[:2] == ["mcts", "random"]  # kept: both may sit at Connect Four
     fresh = _values(watch_tab.choose_game("connect_four"))  # nothing picked yet: a default
     assert fresh[0] == smol[0].spec
+
+
+def test_watchers_see_each_seat_with_its_side_never_you():
+    game = WatchSession("tic_tac_toe", ["mcts:50:1s", "mcts:50:1s"], seed=3, delay=0.0)
+    seen = spectate.spectate(game, spectate.ALL)
+    labels = [label for label, _ in seen.views]
+    assert labels == ["All cards face up", "Public view", "MCTS (X)'s view", "MCTS (O)'s view"]
+    assert seen.title == "Tic-tac-toe: MCTS (X) vs MCTS (O)"
+    assert seen.status == "MCTS (X) to move."
+    words = [seen.title, seen.status, *labels, *seen.moves, *(b.caption for b in seen.boards)]
+    assert not any(re.search(r"\byou\b", w, re.IGNORECASE) for w in words)

@@ -36,7 +36,7 @@ from typing import Any
 from PIL import Image
 
 from games.registry import GameSpec
-from renderers import image_view, png, seat_label, text_view
+from renderers import image_view, png, seat_label, side_name, text_view
 from sessions.record import CHANCE, MatchRecord, MoveRecord, replay, shown_label
 from sessions.web import llm_page, llm_panel_html, replays
 from sessions.web.live import LiveGame
@@ -109,14 +109,26 @@ def allowed(game: LiveGame, view: str | None) -> str:
 
 
 def spectator_name(game: LiveGame, seat: int) -> str:
-    """A seat's name for spectators: never "You"; a person is their display name."""
+    """A seat's name for spectators, with its side: never "You"; a person is their display
+    name. Two seats: ``MCTS (O)`` (the side the board draws; where a game draws none and
+    both seats have the same name, the game's name for the seat: ``seat 1 (MCTS)``); more:
+    ``player 3 (Random)``."""
     info = game.record.seats[seat]
-    if info.kind != "human":
-        return game.seat_name(seat)
-    name = info.display_name or "A person"
-    if len(game.record.seats) == 2:
-        return name
-    return f"{seat_label(game.spec.id, seat)} ({name})"
+    label = seat_label(game.spec.id, seat)
+    if len(game.record.seats) != 2:
+        if info.kind != "human":
+            return game.seat_name(seat)
+        return f"{label} ({info.display_name or 'A person'})"
+    name, other = (_plain_name(game, s) for s in (seat, 1 - seat))
+    side = side_name(game.spec.id, seat)
+    if side:
+        return f"{name} ({side})"
+    return f"{label} ({name})" if name == other else name
+
+
+def _plain_name(game: LiveGame, seat: int) -> str:
+    info = game.record.seats[seat]
+    return game.seat_name(seat) if info.kind != "human" else info.display_name or "A person"
 
 
 def title(game: LiveGame) -> str:
