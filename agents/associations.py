@@ -6,8 +6,8 @@ model itself.
 
 - **Spymaster.** Candidate clues are the table's words (the game's word list and a few
   thousand common English words), minus every word the clue rule forbids now (a visible
-  card's word, part of one, or containing one) and every other form of a visible card's
-  word (WAVING for WAVE). For each candidate and n = 1..4 the clue is worth n when its
+  card's word, a form of it, a part of a compound card: :func:`cn.clashes`) and every word
+  sharing a stem with a visible card's word (RACING for RACER). For each candidate and n = 1..4 the clue is worth n when its
   n-th closest own agent is close (``MIN_LINK``) and closer (by a margin) than every other
   hidden card, with the assassin kept further away than the rest; the best clue and n win
   (ties to the wider gap). With none, the clue for 1 with the widest gap.
@@ -131,7 +131,7 @@ class AssociationAgent:
         sims = board @ meaning.vector
         order = np.argsort(-sims, kind="stable")
         card, closeness = hidden[int(order[0])], float(sims[order[0]])
-        number = None if action in (cn.CLUE, cn.UNLIMITED) else action - cn.CLUE
+        number = cn.clue_count(action) or None  # None: 0 or unlimited
         wanted = (state.guesses < number) if number is not None else closeness >= OPEN_GUESS
         if state.guesses and not wanted:
             return "end turn", f"{state.guesses} guessed for {word.upper()}; stopping"

@@ -3,6 +3,8 @@ and what each seat may see."""
 
 from __future__ import annotations
 
+import re
+
 import pyspiel
 import pytest
 
@@ -52,11 +54,14 @@ def test_the_deal_is_the_official_board_from_the_seed():
 
 
 @pytest.mark.parametrize("clue,why", [
-    (f"clue: {WORDS[3]} 2", "is the card"),
-    (f"clue: {WORDS[3][:-1]} 2", "part of"),
-    (f"clue: {WORDS[3]}s 2", "contains"),
+    ("clue: alien 2", "ALIEN is a card on the board"),
+    ("clue: aliens 2", "ALIENS is a form of ALIEN, a card on the board"),
+    ("clue: bankers 2", "BANKERS is a form of BANK"),
+    ("clue: port 2", "PORT is part of AIRPORT (AIR + PORT), a card on the board"),
+    ("clue: airline 2", "AIRLINE is made of AIR + LINE, and AIR is part of AIRPORT"),
     ("clue: ice cream 2", "one word"),
-    ("clue: wave 10", "not a number 0-9"),
+    ("clue: wave 26", "more than the 25 cards still hidden"),
+    ("clue: wave many", "not a number (0 to 25) or unlimited"),
     ("clue: wave", "one word and a number"),
     ("clue: r2d2 1", "one word"),
     ("clue: " + "a" * 40 + " 1", "at most 30"),
@@ -67,6 +72,51 @@ def test_illegal_clues_are_refused_with_the_reason_and_change_nothing(clue, why)
         resolve(SPEC, state, 0, Text(text=clue))
     assert why in str(caught.value)
     assert cn.CLUE_HINT in str(caught.value)
+
+
+def test_words_that_only_hold_a_cards_letters_are_legal_clues():
+    """The official rule bars a visible word, its forms and the parts of a compound card;
+    INK in THINK, CAT in EDUCATION, HAT in WHAT and LOG in BIOLOGY are only letters."""
+    state = dealt(words=[188, 66, 174, 221, 97, 213, 240, 328, 383, *range(16)])
+    assert {"ink", "cat", "hat", "log", "cowboy", "lead"} <= set(state.visible_words())
+    for clue in ("THINK", "EDUCATION", "WHAT", "BIOLOGY", "CATER", "SCAT", "COWARD"):
+        assert resolve(SPEC, state, 0, Text(text=f"clue: {clue} 2")).text == clue
+    for clue, why in (("inks", "INKS is a form of INK"), ("led", "LED is a form of LEAD"),
+                      ("mice", "MICE is a form of MOUSE"), ("boy", "BOY is part of COWBOY"),
+                      ("boyhood", "BOYHOOD is made of BOY + HOOD"),
+                      ("snowman", "SNOWMAN is made of SNOW + MAN"),
+                      ("backlog", "BACKLOG is made of BACK + LOG")):
+        with pytest.raises(IllegalMove, match=re.escape(why)):
+            resolve(SPEC, state, 0, Text(text=f"clue: {clue} 1"))
+
+
+def test_the_rulebooks_own_examples_of_barred_clues():
+    for clue in ("break", "broken", "breakage", "breaks"):
+        assert cn.clashes(clue, ["break"]) is not None, clue
+    for clue in ("horse", "shoe", "unhorsed", "snowshoe", "horseshoes"):
+        assert cn.clashes(clue, ["horseshoe"]) is not None, clue
+    assert cn.clashes("snowshoe", ["horseshoe"]) == (
+        "SNOWSHOE is made of SNOW + SHOE, and SHOE is part of HORSESHOE (HORSE + SHOE), a card "
+        "on the board")
+    for clue in ("breakfast", "horsefly"):  # BREAKFAST: BREAK + FAST is a compound too
+        assert cn.clashes(clue, ["break", "horseshoe"]) is not None
+
+
+def test_a_clue_number_may_be_any_up_to_the_cards_still_hidden():
+    state = dealt()
+    move = resolve(SPEC, state, 0, Text(text="OCEAN 12"))
+    assert (move.action, move.label) == (cn.clue_action(12), "clue: OCEAN 12")
+    assert resolve(SPEC, state, 0, Text(text=move.label)).action == move.action
+    assert cn.clue_action(25) in state.legal_actions() and cn.UNLIMITED == cn.CLUE + 10
+    play(state, "clue: ocean 12")
+    assert state.guess_limit() == 13
+    play(state, f"guess {WORDS[0]}")  # two red agents, then red stops: 23 cards hidden
+    play(state, f"guess {WORDS[1]}")
+    play(state, "end turn")
+    assert cn.clue_action(24) not in state.legal_actions()
+    assert cn.clue_action(23) in state.legal_actions()
+    with pytest.raises(IllegalMove, match="24 is more than the 23 cards still hidden"):
+        resolve(SPEC, state, 2, Text(text="clue: ocean 24"))
 
 
 def test_a_refused_clue_changes_nothing_and_is_recorded_as_an_attempt():

@@ -34,10 +34,10 @@ def test_a_person_gives_clues_and_bad_words_change_nothing():
     assert screen.seats[0].you and screen.seats[0].speaking
     before = _snapshot(s)
     board_word = s.match.state.visible_words()[0]
-    for bad, notice in ((f"clue: {board_word} 2", "is the card"),
+    for bad, notice in ((f"clue: {board_word} 2", "is a card on the board"),
                         ("clue: sea breeze 2", "one word"),
                         ("x" * 20_000, "20,000 characters"),
-                        ("clue: wave 12", "not a number 0-9")):
+                        ("clue: wave 30", "more than the 25 cards still hidden")):
         said = s.play_text(bad)
         assert notice in said and _snapshot(s) == before
     assert s.play_text("clue: puzzle 1") == "Your move: clue: PUZZLE 1."

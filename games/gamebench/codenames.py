@@ -5,16 +5,17 @@ The official game: 25 cards drawn from the word list (400 words, as the original
 that gives the starting team 9 agents, the other team 8, 7 innocent bystanders and the
 assassin; the starting team is drawn too. Seats: 0 red spymaster, 1 red operative, 2 blue
 spymaster, 3 blue operative. A turn: the team's spymaster gives a clue — one word and a
-number 0-9 or ``unlimited`` — and the operative guesses cards one at a time: at least one,
+number (0 up to the cards still hidden, or ``unlimited``) — and the operative guesses cards one at a time: at least one,
 at most the number plus one (any number after 0 or ``unlimited``), and may end the turn
 after the first. A guess of the team's own agent goes on; a bystander or the other team's
 agent ends the turn; the assassin loses the game at once. A team wins when all its agents
 are revealed (by either team).
 
-A clue is a move that is words (:mod:`games.talk`): action ``CLUE + n`` says the number
-(``UNLIMITED`` for unlimited) and carries the clue word, which the adapter checks through
-this module's :data:`FREE_TEXT`: one word of letters, not a visible (unrevealed) card's
-word, and neither part of one nor containing one. Everyone hears every clue. Chance draws
+A clue is a move that is words (:mod:`games.talk`): action :func:`clue_action` (n) says the
+number (``UNLIMITED`` for unlimited) and carries the clue word, which the adapter checks
+through this module's :data:`FREE_TEXT`: one word of letters that no visible (unrevealed)
+card bars — its word, a form of it, a part of a compound card
+(:mod:`games.gamebench.codenames_clues`). Everyone hears every clue. Chance draws
 the 25 words (one chance node per card), the starting team, then the key (a role per card).
 """
 
@@ -26,6 +27,7 @@ from typing import Any
 import pyspiel
 
 from games import talk
+from games.gamebench.codenames_clues import clash
 from games.gamebench.codenames_words import WORDS
 from games.grammar import WORD_END, WORD_START, FreeText, MoveGrammar
 from games.registry import GameSpec, Taxonomy, Visibility, register
@@ -37,9 +39,12 @@ ROLE_NAMES = ("red agent", "blue agent", "innocent bystander", "assassin")
 SEAT_NAMES = ("Red spymaster", "Red operative", "Blue spymaster", "Blue operative")
 END_TURN = CARDS
 CLUE = CARDS + 1
-"""``CLUE + n`` gives a clue for n (0-9)."""
+"""``CLUE + n`` gives a clue for n (0-9); see :func:`clue_action`."""
 UNLIMITED = CLUE + 10
-NUM_ACTIONS = UNLIMITED + 1
+"""A clue for unlimited."""
+MAX_NUMBER = CARDS
+NUM_ACTIONS = UNLIMITED + 1 + MAX_NUMBER - 9
+"""Clues for 10-25 follow UNLIMITED (kept at its first id, so older records replay)."""
 MAX_CLUE_CHARS = 30
 CANNED = ("zephyr", "quasar", "sonnet", "mosaic", "riddle", "origami", "yodel", "kazoo")
 """Canned clue words (for moves applied without words): none is or holds a list word."""
@@ -71,8 +76,21 @@ _GAME_INFO = pyspiel.GameInfo(
 )
 
 
+def clue_action(number: int) -> int:
+    """The action of a clue for ``number`` (0-25)."""
+    return CLUE + number if number < 10 else UNLIMITED + number - 9
+
+
+def clue_count(action: int) -> int | None:
+    """The number a clue action says (None: unlimited)."""
+    if action == UNLIMITED:
+        return None
+    return action - CLUE if action < UNLIMITED else action - UNLIMITED + 9
+
+
 def clue_number(action: int) -> str:
-    return "unlimited" if action == UNLIMITED else str(action - CLUE)
+    count = clue_count(action)
+    return "unlimited" if count is None else str(count)
 
 
 class CodenamesGame(pyspiel.Game):
@@ -121,9 +139,8 @@ class CodenamesState(pyspiel.State):
 
     def guess_limit(self) -> int | None:
         """How many guesses this clue allows (None: any number)."""
-        if self.clue is None or self.clue[1] in (CLUE, UNLIMITED):
-            return None
-        return self.clue[1] - CLUE + 1
+        count = None if self.clue is None else clue_count(self.clue[1])
+        return None if not count else count + 1
 
     @property
     def talk(self) -> list[talk.Utterance]:
@@ -140,7 +157,7 @@ class CodenamesState(pyspiel.State):
         if action < CLUE:
             return None
         visible = self.visible_words()
-        return next(w for w in CANNED if not clashes(w, visible)).upper()
+        return next(w for w in CANNED if not clash(w, visible)).upper()
 
     # --- OpenSpiel hooks ------------------------------------------------------------------
 
@@ -172,8 +189,9 @@ class CodenamesState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if self.winner is not None or player != self.current_player():
             return []
-        if not self.guessing:
-            return list(range(CLUE, UNLIMITED + 1))
+        if not self.guessing:  # a number up to the cards still hidden, or unlimited
+            hidden = self.revealed.count(False)
+            return sorted([clue_action(n) for n in range(hidden + 1)] + [UNLIMITED])
         cards = [c for c in range(CARDS) if not self.revealed[c]]
         return cards + ([END_TURN] if self.guesses else [])
 
@@ -254,16 +272,22 @@ pyspiel.register_game(_GAME_TYPE, CodenamesGame)
 
 
 def clashes(word: str, visible: list[str]) -> str | None:
-    """The visible card word ``word`` is, is part of, or contains; None when it is free."""
-    word = word.lower()
-    return next((card for card in visible if word in card or card in word), None)
+    """Why the visible cards bar ``word`` as a clue ('WAVES is a form of WAVE, a card on the
+    board'); None when it is free (:mod:`games.gamebench.codenames_clues`)."""
+    return clash(word, visible)
+
+
+CLUE_RULE = ("until a card is revealed, a clue may not be its word, a form of it (WAVE: waves, "
+             "waving) or a part of a compound card (COWBOY: cow, boy, boyhood); a word that only "
+             "holds a card's letters is fine (THINK beside INK)")
 
 
 _CLUE_FORM = re.compile(
     r"^(?:clue\s*[:=\-]?\s*)?(?P<word>.*?)[\s,:;=\-]+(?P<number>\S+)$", re.IGNORECASE)
 _NUMBERS = {"unlimited": UNLIMITED, "infinity": UNLIMITED, "∞": UNLIMITED,
-            **{str(n): CLUE + n for n in range(10)}}
-CLUE_HINT = "clue: <one word> <a number 0-9 or unlimited>, e.g. clue: OCEAN 2"
+            **{str(n): clue_action(n) for n in range(MAX_NUMBER + 1)}}
+CLUE_HINT = ("clue: <one word> <a number from 0 up to the cards still hidden, or unlimited>, "
+             "e.g. clue: OCEAN 2")
 
 
 def read_clue(state: pyspiel.State, player: int, text: str) -> tuple[int, str] | None:
@@ -284,8 +308,12 @@ def read_clue(state: pyspiel.State, player: int, text: str) -> tuple[int, str] |
         return None  # not written as a clue
     if number not in _NUMBERS and word.lower() in ("", "clue"):
         raise talk.WordsError("a clue is one word and a number", "unparseable")
+    hidden = state.revealed.count(False) if isinstance(state, CodenamesState) else MAX_NUMBER
+    if number.isdigit() and int(number) > hidden:
+        raise talk.WordsError(f"{number[:20]} is more than the {hidden} cards still hidden; the "
+                              f"number is 0 to {hidden}, or unlimited")
     if number not in _NUMBERS:
-        raise talk.WordsError(f"{number[:20]!r} is not a number 0-9 or unlimited")
+        raise talk.WordsError(f"{number[:20]!r} is not a number (0 to {hidden}) or unlimited")
     if not word:
         raise talk.WordsError("the clue has no word", "unparseable")
     if len(word) > MAX_CLUE_CHARS:
@@ -294,12 +322,9 @@ def read_clue(state: pyspiel.State, player: int, text: str) -> tuple[int, str] |
         raise talk.WordsError(f"{word[:40]!r} is not one word of letters (A-Z, no spaces, "
                               "digits or signs)")
     visible = state.visible_words() if isinstance(state, CodenamesState) else []
-    clash = clashes(word, visible)
-    if clash is not None:
-        how = "is" if clash == word.lower() else "is part of" if word.lower() in clash \
-            else "contains"
-        raise talk.WordsError(f"{word.upper()} {how} the card {clash.upper()} on the board; "
-                              "a clue may not be, be part of, or contain a visible card's word")
+    why = clash(word, visible)
+    if why is not None:
+        raise talk.WordsError(f"{why}: {CLUE_RULE}")
     return _NUMBERS[number], word.upper()
 
 
@@ -315,7 +340,8 @@ def _label(state: pyspiel.State, player: int, action: int) -> str:
 
 _MOVE = re.compile(
     rf"{WORD_START}(?:guess\s+(?P<card>[a-z]+)|(?P<end>end\s*(?:the\s+)?turn)"
-    rf"|clue\s*:?\s*(?P<clue>[a-z]+)\s+(?P<number>\d|unlimited)){WORD_END}", re.IGNORECASE)
+    rf"|clue\s*:?\s*(?P<clue>[a-z]+)\s+(?P<number>\d{{1,2}}|unlimited)){WORD_END}",
+    re.IGNORECASE)
 
 
 def _key(match: re.Match[str]) -> str:
@@ -323,7 +349,7 @@ def _key(match: re.Match[str]) -> str:
         return "end turn"
     if match["card"]:
         return f"guess {match['card'].lower()}"
-    return f"clue {match['number'].lower()}"
+    return f"clue {match['number'].lower().lstrip('0') or '0'}"
 
 
 def _aliases(state: pyspiel.State, player: int, action: int) -> tuple[str, ...]:
@@ -356,9 +382,9 @@ CODENAMES = GameSpec(
     openspiel="python_codenames",
     taxonomy=Taxonomy("incomplete", "probabilistic", "sequential", 4),
     param_notes=(
-        "The official 25-card board (9/8/7/1) from a 400-word list; clues are checked (one "
-        "word, not a visible card's word nor part of one); GameBench used 21 cards and no "
-        "clue check."
+        "The official 25-card board (9/8/7/1) from a 400-word list; clues are checked as the "
+        "official rule says (one word; not a visible card's word, a form of it or part of a "
+        "compound card); GameBench used 21 cards and no clue check."
     ),
     benchmark="GameBench",
     board="grid",

@@ -256,8 +256,8 @@ def _now(state: CodenamesState, seat: int) -> str:
         return "Dealing."
     if not state.guessing:
         if player == seat:
-            return ("Your turn: give a clue, written " + cn.CLUE_HINT + ". The word may not be, "
-                    "be part of, or contain a hidden card's word.")
+            return ("Your turn: give a clue, written " + cn.CLUE_HINT + ". The word may not be "
+                    "a hidden card's word, a form of it, or part of a compound card.")
         return f"The {SEAT_NAMES[player]} is giving a clue."
     assert state.clue is not None
     limit = state.guess_limit()
