@@ -278,8 +278,9 @@ def game_group(game: GameSpec) -> str:
         return GROUPS[4]
     if game.grammar.free_text is not None:
         return GROUPS[3]
-    if game.board == "grid":
-        return GROUPS[0]
+    pure = (game.taxonomy.information, game.taxonomy.chance) == ("complete", "deterministic")
+    if game.board == "grid" or (pure and game.taxonomy.dynamics == "sequential"):
+        return GROUPS[0]  # nim's sticks too: no luck and nothing hidden
     if game.taxonomy.information == "incomplete":
         return GROUPS[1]
     return GROUPS[2]

@@ -134,9 +134,10 @@ def build_table_info(view: dict[str, Any]) -> None:
     with gr.Column(visible=False) as info:
         seats = gr.HTML(elem_id="table-seats")
         standing = gr.HTML(elem_id="standing")
-        results = gr.Dataframe(label="Results so far", interactive=False, max_height=320,
-                               elem_id="results")
+        # wrapped: six columns in the side column cut the last header to "resul"
+        results = gr.Dataframe(label="Results by round", interactive=False, max_height=320,
+                               elem_id="results", wrap=True)
         summary = gr.Dataframe(label="Final results and GAMA scores (0-100)", visible=False,
-                               interactive=False, elem_id="summary")
+                               interactive=False, elem_id="summary", wrap=True)
     view["outputs"] = [view["box"], info, seats, standing, view["number_row"], view["number"],
                        view["plan_box"], *view["shares"], results, summary]
