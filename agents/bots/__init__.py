@@ -38,6 +38,8 @@ BOTS: dict[str, str] = {
     "first_sealed_auction": "agents.bots.auction:AuctionBot",
     "pig": "agents.bots.pig:PigBot",
     "iterated_prisoners_dilemma": "agents.bots.prisoners:PrisonersBot",
+    "santorini": "agents.bots.santorini:SantoriniBot",
+    "hive": "agents.bots.hive:HiveBot",
 }
 """Game id -> ``module:Class`` of its bot."""
 
@@ -59,6 +61,9 @@ NOTES: dict[str, str] = {
     "pig": "plays perfect Pig: with the goal at 20 it keeps rolling until it can stop on 20",
     "iterated_prisoners_dilemma": "never lets you get ahead: defects until it leads, then "
                                   "cooperates while it can afford to",
+    "santorini": "looks at its turn and every reply: climbs, blocks climbs onto level 3 "
+                 "and keeps its workers high and central",
+    "hive": "looks at its move and every reply: crowds your queen, keeps its own free",
 }
 """One line about each game's bot, in people's words (the page's opponent note)."""
 
