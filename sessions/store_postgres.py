@@ -14,6 +14,7 @@ One connection per store, shared by the app's threads under a lock; a connection
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -21,6 +22,11 @@ from typing import Any
 from sessions.store_schema import READABLE_FROM, SCHEMA_VERSION, steps, too_new
 
 APPLICATION = "llm-game-arena"
+CONNECT_TIMEOUT = float(os.environ.get("ARENA_PG_CONNECT_TIMEOUT", "5"))
+"""Seconds to reach the server before a connection attempt fails."""
+STATEMENT_TIMEOUT = float(os.environ.get("ARENA_PG_STATEMENT_TIMEOUT", "15"))
+"""Seconds one statement may run on the server (a lock held elsewhere, a stalled server)
+before it is cancelled; also how long sent data may go unacknowledged on the connection."""
 _LOCK_KEY = 0x4C474152  # the advisory lock migrations hold ("LGAR")
 _META = ("CREATE TABLE arena_store (application TEXT NOT NULL, schema_version INTEGER NOT NULL,"
          " revision BIGINT NOT NULL)")
@@ -68,8 +74,11 @@ class PostgresDatabase:
 
     def _connect(self) -> Any:
         try:
-            conn = self._psycopg.connect(self.url, autocommit=True, connect_timeout=10,
-                                         application_name=APPLICATION)
+            millis = max(1, int(STATEMENT_TIMEOUT * 1000))
+            conn = self._psycopg.connect(
+                self.url, autocommit=True, application_name=APPLICATION,
+                connect_timeout=max(1, round(CONNECT_TIMEOUT)), tcp_user_timeout=millis)
+            conn.execute(f"SET statement_timeout = {millis}")
         except self._psycopg.Error as err:
             raise PostgresError(f"cannot connect to {self.where}: "
                                 f"{str(err).strip().splitlines()[0]}") from None

@@ -164,7 +164,8 @@ class SQLiteDatabase:
             try:
                 yield self._db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite rolls back by itself on a full disk
+                    self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
 

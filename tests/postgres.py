@@ -65,11 +65,7 @@ def running_postgres() -> Iterator[PostgresServer]:
     try:
         subprocess.run(_as_owner([str(found / "initdb"), "-D", str(data), "-U", "postgres",
                                   "-A", "trust", "--no-sync", "-E", "UTF8"]), **run)
-        options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c full_page_writes=off -c synchronous_commit=off -c max_connections=60")
-        subprocess.run(_as_owner([str(found / "pg_ctl"), "-D", str(data), "-o", options,
-                                  "-l", str(folder / "server.log"), "-w", "-t", "60",
-                                  "start"]), **run)
+        _start(PostgresServer(port, folder))
     except subprocess.CalledProcessError as err:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"PostgreSQL did not start: {err.stderr or err.stdout}") from None
@@ -79,6 +75,29 @@ def running_postgres() -> Iterator[PostgresServer]:
         subprocess.run(_as_owner([str(found / "pg_ctl"), "-D", str(data), "-m", "immediate",
                                   "-w", "stop"]), capture_output=True, timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _start(server: PostgresServer) -> None:
+    found, folder = binaries(), server.folder
+    options = (f"-p {server.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+               "-c full_page_writes=off -c synchronous_commit=off -c max_connections=60")
+    subprocess.run(_as_owner([str(found / "pg_ctl"), "-D", str(folder / "data"), "-o", options,
+                              "-l", str(folder / "server.log"), "-w", "-t", "60", "start"]),
+                   check=True, capture_output=True, text=True, timeout=120)
+
+
+@contextlib.contextmanager
+def stopped(server: PostgresServer) -> Iterator[None]:
+    """The server stopped (``pg_ctl stop -m fast``: connections are closed) for the block,
+    then started again on the same port and data."""
+    found = binaries()
+    subprocess.run(_as_owner([str(found / "pg_ctl"), "-D", str(server.folder / "data"), "-m",
+                              "fast", "-w", "stop"]), check=True, capture_output=True,
+                   timeout=60)
+    try:
+        yield
+    finally:
+        _start(server)
 
 
 def database(server: PostgresServer, name: str) -> str:

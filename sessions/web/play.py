@@ -68,6 +68,9 @@ MAX_BUTTONS = 16
 TABLE_POLICY = FailurePolicy(max_retries=2, on_failure="random")
 """Tables of more than two seats: an agent's repeated bad answers become a flagged random
 legal move, so one agent does not end the session for everyone."""
+NOT_SAVED = ("Not saved yet: the game store is not answering. The game is kept and will be "
+             "saved as soon as the store is back.")
+"""Said after the result while a finished game waits for the store (sessions/store_spool.py)."""
 AgentBuilder = Callable[..., Agent]
 """Builds an agent like :func:`agents.specs.make_agent` (spec, game, params, *, seed)."""
 
@@ -272,7 +275,7 @@ class PlaySession:
             return (f"Looking back: position {self.viewing} of {self.frames() - 1}. "
                     "Press Now » to return to the game.")
         if self.over:
-            return self.result()
+            return " ".join(filter(None, (self.result(), self.not_saved())))
         if self._thinking:
             busy = self.agents.busy() or self.agents.to_move()
             now = time.monotonic()
@@ -661,8 +664,9 @@ class PlaySession:
         return list(extra(self.match.state, self.human, self.legal()))
 
     def _say(self, notice: str) -> str:
-        self.notice = notice
-        return notice
+        unsaved = self.not_saved()
+        self.notice = f"{notice} {unsaved}" if unsaved else notice
+        return self.notice
 
     def _store_if_over(self) -> None:
         if not self.over:
@@ -673,11 +677,14 @@ class PlaySession:
         spent = session_usage(self.match.record)  # LLM seats: the session's totals
         if spent:
             self.match.record.metrics["usage"] = {str(s): u.to_dict() for s, u in spent.items()}
-        try:
-            self.store.save(self.match.record)
-            self._stored = True
-        except Exception as err:  # noqa: BLE001 - the game must go on; say what failed
-            self.notice = f"The session could not be saved: {err}"
+        self.store.keep(self.match.record)  # or kept and retried: see not_saved()
+        self._stored = True
+
+    def not_saved(self) -> str:
+        """What the person is told while their finished game waits to be stored ('')."""
+        if not self._stored or self.store is None or not self.store.unsaved(self.id):
+            return ""
+        return NOT_SAVED
 
 
 def _agent_seat(spec: AgentSpec) -> SeatRecord:

@@ -35,7 +35,7 @@ from sessions.store import Store
 from sessions.usage import session_usage
 from sessions.web.blind import ready_models
 from sessions.web.live import LIVE
-from sessions.web.play import TABLE_POLICY, AgentBuilder
+from sessions.web.play import NOT_SAVED, TABLE_POLICY, AgentBuilder
 from sessions.web.players import opponent_label, opponents_for
 
 DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
@@ -90,7 +90,7 @@ class WatchSession:
         self.changes = 0
         """Counts what a spectator would see change (moves, pause, speed, the end)."""
         self.ended = threading.Event()
-        """Set once the game is over and stored (or could not be stored: see ``notice``)."""
+        """Set once the game is over and stored (or kept for the store: see ``status``)."""
         self.delay = 0.0
         self.set_delay(delay)
         self.notice = ""
@@ -142,7 +142,8 @@ class WatchSession:
     def status(self) -> str:
         """One line: who is thinking, paused, or how it ended."""
         if self.over:
-            return self.result()
+            kept = self._stored and self.store is not None and self.store.unsaved(self.id)
+            return f"{self.result()} {NOT_SAVED}" if kept else self.result()
         busy = self.agents.busy()
         if self._paused:
             held = " (the move being thought about waits)" if busy else ""
@@ -278,11 +279,8 @@ class WatchSession:
         spent = session_usage(self.match.record)
         if spent:
             self.match.record.metrics["usage"] = {str(s): u.to_dict() for s, u in spent.items()}
-        try:
-            self.store.save(self.match.record)
-            self._stored = True
-        except Exception as err:  # noqa: BLE001 - the game is over anyway; say what failed
-            self.notice = f"The game could not be saved: {err}"
+        self.store.keep(self.match.record)  # or kept, and retried until stored (status)
+        self._stored = True
 
 
 class _Gate:
