@@ -24,7 +24,8 @@ from agents.llm import local_servers
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
-from sessions.web.tabs import api, consent, history, leaderboard, play, serving, watch
+from sessions.web.tabs import (api, consent, history, leaderboard, lifetime, play,
+                               serving, watch)
 from sessions.web.tabs.site import OPEN, TURNS
 from sessions.web.watch import HOSTS
 
@@ -39,7 +40,7 @@ def build_app() -> gr.Blocks:
         gr.HTML("<div class='arena-title'><b>LLM Game Arena</b> · play strategy games "
                 "against language models, MCTS and other programs</div>")
         question = consent.build_consent(profile)
-        with gr.Tab("Play"):
+        with gr.Tab("Play") as play_tab:
             game, about, rules, opponent, hint, width = play.build_play(profile, session,
                                                                         keyring)
         watching = watch.build_watch(keyring)
@@ -49,6 +50,7 @@ def build_app() -> gr.Blocks:
         consent_about = consent.build_profile(profile, question)
         app.load(consent.load_profile, profile, [profile, question.box, consent_about],
                  api_visibility="private")
+        play_tab.select(consent.ask_on_play, profile, question.box, api_visibility="private")
         app.load(play.choose_game, game, [about, rules, opponent, hint],
                  api_visibility="private")
         app.load(None, None, width, js=play.WIDTH_JS)  # phones get narrow board layouts
@@ -63,10 +65,16 @@ def _expire(session: PlaySession | None) -> None:
 
 
 def _closed(request: gr.Request) -> None:
-    OPEN.close(request.session_hash or "")
-    TURNS.forget(request.session_hash or "")
-    HOSTS.close(request.session_hash or "")
-    llm_page.forget_keys(request.session_hash or "")
+    _forget(request.session_hash or "")
+
+
+def _forget(browser: str, reason: str = "") -> None:
+    """A tab went away (closed, or silent: sessions/web/tabs/lifetime.py): its unfinished
+    game is stored as abandoned, its watched game stopped, what it held let go."""
+    OPEN.close(browser, reason or "tab closed")
+    TURNS.forget(browser)
+    HOSTS.close(browser, reason or "the tab that started it was closed")
+    llm_page.forget_keys(browser)
 
 
 STOP_SECONDS = 3.0
@@ -93,4 +101,5 @@ demo.queue(**serving.QUEUE)
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     llm_page.prepare_offline_models()  # in the background: the page serves meanwhile
-    demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH)  # honours GRADIO_SERVER_*
+    demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH,  # honours GRADIO_SERVER_*
+                app_kwargs=lifetime.app_kwargs(_forget))  # silent sessions end (lifetime.py)

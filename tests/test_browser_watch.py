@@ -146,3 +146,55 @@ def test_a_blind_battle_names_the_model_only_at_the_end_and_spectators_see_no_mo
         _shot(page, "blind-battle-revealed")
     finally:
         spectator.close()
+
+
+def test_a_spectator_link_shows_names_as_text_with_sides_and_no_consent_over_the_game(
+        browser, app):
+    """Issue 24 item 6 (a display name written as Markdown stays text: no image is fetched),
+    issue 22 items 4 (nobody is called "you") and 5 (no consent question over the game; it
+    waits for the Play tab)."""
+    import http.server
+    import threading
+
+    from gradio_client import Client
+
+    from tests.app_server import free_port
+
+    fetched: list[str] = []
+
+    class Trap(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            fetched.append(self.path)
+            self.send_response(404)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    trap = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Trap)
+    threading.Thread(target=trap.serve_forever, daemon=True).start()
+    name = f"![a](http://127.0.0.1:{trap.server_address[1]}/p.png)**B**"
+    client = Client(app.url, verbose=False)
+    state = client.predict("tic_tac_toe", "random", "first", "spectated0123456", True, name,
+                           api_name="/new_game")
+    context = browser.new_context(viewport=PHONE)
+    try:
+        other = context.new_page()
+        other.set_default_timeout(WAIT)
+        other.goto(f"{app.url}?watch={state['session']}")
+        _expect()(other.locator("#watch-title")).to_contain_text(f"{name} (X) vs Random (O)")
+        _expect()(other.locator("#watch-status")).to_have_text(f"{name} (X) to move.")
+        _expect()(other.locator("#consent")).to_be_hidden()
+        client.predict(api_name="/resign")
+        other.reload()
+        _expect()(other.locator("#watch-title")).to_contain_text(f"{name} vs Random")
+        _expect()(other.locator("#watch-replay-seat")).to_contain_text(name)
+        for shown in ("#watch-title", "#watch-status"):
+            assert not re.search(r"\byou\b", other.locator(shown).inner_text(), re.I)
+        assert other.locator("#watch-screen img[src^='http']").count() == 0
+        other.get_by_role("tab", name="Play").click()
+        _expect()(other.locator("#consent")).to_be_visible()  # asked where a game is started
+        assert fetched == []
+    finally:
+        context.close()
+        trap.shutdown()

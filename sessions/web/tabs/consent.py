@@ -16,17 +16,34 @@ CONSENT_TEXT = """### May we keep your games for research?
 This arena compares people, language models and classic game programs. With your consent,
 your finished games (the moves, how long each took, the result) are kept as human-baseline
 data under a random anonymous id stored in this browser. No name, email, IP address or other
-personal data is kept; a display name is optional and shown only in the game history.
+personal data is kept. A display name is optional; if you give one, it is shown with your games
+to anyone who sees them: in the game history, and to spectators who follow a game by its
+link, live or as a replay after it ended.
 Without consent you play the same way and your games are stored marked *not for research*."""
 TALK_CONSENT_TEXT = ("Also share what I write at the table (clues, questions, statements) "
                      "in the published research data")
 """The talk choice: without it a person's words are withheld from the dataset."""
 
 
-def load_profile(profile: dict | None) -> tuple[dict, Any, str]:
+def load_profile(profile: dict | None, request: gr.Request) -> tuple[dict, Any, str]:
+    """The browser's profile on page load, and the question if it is not answered yet; a
+    spectator link (``?watch=``) opens on the game, and the question waits until the person
+    opens the Play tab (:func:`ask_on_play`)."""
     fresh = players.browser_profile(profile if isinstance(profile, dict) else None)
     answered = fresh["consent"] in (True, False)
-    return fresh, gr.update(visible=not answered), profile_text(fresh)
+    return fresh, gr.update(visible=not answered and not _spectating(request)), \
+        profile_text(fresh)
+
+
+def ask_on_play(profile: dict | None) -> Any:
+    """The Play tab was opened: ask the question if it is not answered yet."""
+    answered = isinstance(profile, dict) and profile.get("consent") in (True, False)
+    return gr.update(visible=not answered)
+
+
+def _spectating(request: gr.Request | None) -> bool:
+    params = dict(getattr(request, "query_params", {}) or {})
+    return bool(str(params.get("watch", "")).strip())
 
 
 def set_consent(profile: dict, name: str, talk: bool, consent: bool) -> tuple[dict, Any, str]:
