@@ -24,8 +24,7 @@ from agents.llm import local_servers
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
-from sessions.web.tabs import (api, consent, history, leaderboard, lifetime, play,
-                               serving, watch)
+from sessions.web.tabs import api, consent, history, leaderboard, play, serving, watch
 from sessions.web.tabs.site import OPEN, TURNS
 from sessions.web.watch import HOSTS
 
@@ -65,16 +64,10 @@ def _expire(session: PlaySession | None) -> None:
 
 
 def _closed(request: gr.Request) -> None:
-    _forget(request.session_hash or "")
-
-
-def _forget(browser: str, reason: str = "") -> None:
-    """A tab went away (closed, or silent: sessions/web/tabs/lifetime.py): its unfinished
-    game is stored as abandoned, its watched game stopped, what it held let go."""
-    OPEN.close(browser, reason or "tab closed")
-    TURNS.forget(browser)
-    HOSTS.close(browser, reason or "the tab that started it was closed")
-    llm_page.forget_keys(browser)
+    OPEN.close(request.session_hash or "")
+    TURNS.forget(request.session_hash or "")
+    HOSTS.close(request.session_hash or "")
+    llm_page.forget_keys(request.session_hash or "")
 
 
 STOP_SECONDS = 3.0
@@ -101,5 +94,4 @@ demo.queue(**serving.QUEUE)
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     llm_page.prepare_offline_models()  # in the background: the page serves meanwhile
-    demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH,  # honours GRADIO_SERVER_*
-                app_kwargs=lifetime.app_kwargs(_forget))  # silent sessions end (lifetime.py)
+    demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH)  # honours GRADIO_SERVER_*
