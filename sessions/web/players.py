@@ -94,6 +94,21 @@ def opponents_for(game: GameSpec) -> list[Opponent]:
     return offered + llm_opponents()
 
 
+def level_name(game_id: str, spec: str) -> str | None:
+    """The difficulty level (``Strong``) that ``spec`` is on ``game_id``'s ladder, or None
+    for an agent that is not one of its levels."""
+    from agents.ladder import ladder
+    from agents.specs import SpecError, parse_spec
+
+    rungs = ladder(game_id)
+    try:
+        text = parse_spec(spec).text
+        return next((level.name for level in rungs.levels
+                     if parse_spec(level.spec).text == text), None) if rungs else None
+    except SpecError:
+        return None
+
+
 def _fits(spec: str, game: GameSpec) -> bool:
     from agents.specs import SpecError, check_fits, parse_spec
 
