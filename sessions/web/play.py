@@ -56,7 +56,7 @@ from sessions.usage import session_usage
 from sessions.web import gama_screen, replays, scoreboard
 from sessions.web import talk as talk_panel
 from sessions.web.clicks import Selection
-from sessions.web.players import SEAT_CHOICES, Person, opponent_label
+from sessions.web.players import SEAT_CHOICES, Person, level_name, opponent_label
 from sessions.web.replays import ended_banner
 from sessions.web.scoreboard import MoveRow, PlayerLine
 
@@ -135,7 +135,7 @@ class PlaySession:
         self.seed = secrets.randbelow(2**31) if seed is None else seed
         self.human = _seat_index(seat, players)
         others = iter(_opponent_specs(opponents, players))
-        seats = [person.seat() if s == self.human else _agent_seat(next(others))
+        seats = [person.seat() if s == self.human else _agent_seat(next(others), game_id)
                  for s in range(players)]
         self.person = person
         self.match = Match(game_id, seats, seed=self.seed, params=params,
@@ -220,9 +220,10 @@ class PlaySession:
     def seat_title(self, seat: int) -> str:
         """A seat's full name for the players panel and the bar: the agent with its settings
         (``MCTS (1000 simulations)``), a person's display name."""
-        return scoreboard.display_name(self.record.seats[seat].kind,
-                                       self.record.seats[seat].spec,
-                                       self.record.seats[seat].display_name)
+        info = self.record.seats[seat]
+        name = scoreboard.display_name(info.kind, info.spec, info.display_name)
+        level = info.settings.get("level") if info.kind != "human" else None
+        return f"{level} · {name}" if level else name  # the difficulty chosen, in the bar
 
     def opponents_name(self) -> str:
         """The opponents in people's words, with settings (``MCTS (1000 simulations)``;
@@ -687,9 +688,12 @@ class PlaySession:
         return NOT_SAVED
 
 
-def _agent_seat(spec: AgentSpec) -> SeatRecord:
+def _agent_seat(spec: AgentSpec, game_id: str) -> SeatRecord:
+    """An agent's seat; the record keeps its difficulty level when it is one of the game's
+    (``settings["level"]``: ``Strong``)."""
+    level = level_name(game_id, spec.text)
     return SeatRecord(kind=spec.kind, spec=spec.text, entity=spec.entity,
-                      settings=spec.settings())
+                      settings={**spec.settings(), **({"level": level} if level else {})})
 
 
 def _too_long(what: str, text: str) -> str:
