@@ -353,7 +353,9 @@ def build_setup() -> dict[str, Any]:
             with gr.Accordion("Rules", open=False):
                 rules = gr.HTML(elem_id="rules")
         with gr.Column(scale=1, min_width=300):
-            opponent = gr.Dropdown([], label="Opponent", elem_id="opponent")
+            opponent = gr.Dropdown([], label="Opponent and difficulty", elem_id="opponent",
+                                   info="Beginner, Intermediate or Strong first, then "
+                                        "other programs and language models")
             opponent_note = gr.HTML(elem_id="opponent-note")
             reasoning, key, key_note, forget = build_llm_picker()
             seat = gr.Radio(list(players.SEAT_CHOICES), value="first", label="Your seat",
