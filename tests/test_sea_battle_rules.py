@@ -105,6 +105,25 @@ def test_ramming_a_ship_that_stays_hurts_both_and_a_follower_may_move_up():
     assert (ship(state, "R2").cell, ship(state, "R3").cell) == ((6, 5), (5, 5))  # in line
 
 
+def test_a_ship_blocked_by_a_ship_on_its_second_square_stays_and_takes_no_damage():
+    """GameBench's rule: on the second square, a ship that would collide "will not move, but
+    sustain no damage"; a rock there still hurts."""
+    # R1 sails east to (11, 10), turns left (north) and would sail into B1, which stays.
+    state = sea({"R1": (10, 10, "east", 0), "B1": (11, 11, "south", 0),
+                 "R2": (5, 5, "east", 0)}, rocks="6 6")
+    play(state, {1: ("left", "right"), 2: ("left", "right")})
+    r1 = ship(state, "R1")
+    assert (r1.cell, rules.HEADING_NAMES[r1.heading], r1.damage) == ((11, 10), "north", 0)
+    assert ship(state, "B1").cell == (11, 11) and ship(state, "B1").damage == 0
+    r2 = ship(state, "R2")  # first square (6, 5), turns north, the rock at (6, 6): 1 damage
+    assert (r2.cell, r2.damage) == ((6, 5), 1)
+    # Two turning ships meeting on their second square: both stay, neither is hurt.
+    state = sea({"R1": (10, 10, "east", 0), "B1": (12, 12, "west", 0)})
+    play(state, {1: ("left", "right")}, {1: ("left", "right")})  # both into (11, 11)
+    assert (ship(state, "R1").cell, ship(state, "R1").damage) == ((11, 10), 0)
+    assert (ship(state, "B1").cell, ship(state, "B1").damage) == ((11, 12), 0)
+
+
 def test_a_ship_blocked_by_a_rock_blocks_the_ship_behind_it():
     state = sea({"R1": (10, 10, "east", 0), "R2": (9, 10, "east", 0)}, rocks="11 10")
     play(state, {1: ("forward", "right"), 2: ("forward", "right")})

@@ -228,17 +228,20 @@ class SeaBattleState(pyspiel.State):
                 if order is not None and self.ships[seat * SHIPS + k].afloat:
                     orders[seat * SHIPS + k] = order
         log = TurnLog(orders, moved_from={i: self.ships[i].cell for i in orders})
-        self._sail([i for i, o in orders.items() if o.move != 3], log)
+        self._sail([i for i, o in orders.items() if o.move != 3], log, rams_hurt=True)
         for i, order in orders.items():
             if order.move in (0, 2) and self.ships[i].afloat:
                 self.ships[i].heading = (self.ships[i].heading + (3 if order.move == 0 else 1)) % 4
-        self._sail([i for i, o in orders.items() if o.move in (0, 2)], log)
+        self._sail([i for i, o in orders.items() if o.move in (0, 2)], log, rams_hurt=False)
         self._fire(orders, log)
         self.turns.append(log)
         self._text = None
 
-    def _sail(self, movers: Iterable[int], log: TurnLog) -> None:
-        """One sailing step of ``movers`` (those still afloat), collisions resolved."""
+    def _sail(self, movers: Iterable[int], log: TurnLog, *, rams_hurt: bool) -> None:
+        """One sailing step of ``movers`` (those still afloat), collisions resolved. A rock
+        always hurts; a collision with a ship hurts only when ``rams_hurt``: GameBench's rule
+        (its only source, ``sea_battle.py``'s ``move_ships``) is that a ship blocked by
+        another on the second square of its move "will not move, but sustain no damage"."""
         game = self.get_game()
         moving = [i for i in movers if self.ships[i].afloat]
         target = {i: self.ships[i].ahead() for i in moving}
@@ -269,7 +272,7 @@ class SeaBattleState(pyspiel.State):
         for i in moving:
             if i not in blocked:
                 self.ships[i].x, self.ships[i].y = target[i]
-        for i in rammed:
+        for i in rammed if rams_hurt else ():
             hurt[i].append("ram")
         for i, causes in sorted(hurt.items()):
             for cause in causes:
