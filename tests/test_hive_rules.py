@@ -148,6 +148,24 @@ def test_the_first_move_is_a_tile_alone_at_the_origin():
     assert resolve(SPEC, state, 0, Text(text="I open with my ant: wA1")).label == "wA1"
 
 
+def test_the_tournament_queen_rule_is_played_and_the_rules_say_so():
+    """OpenSpiel has no parameter for the printed rulebook's queen on turns 1-4: the queen
+    cannot open for either side, and the page and the models' rules say which rule this is."""
+    from sessions.web.rules_html import split_notes
+
+    state = SPEC.load().new_initial_state()
+    with pytest.raises(IllegalMove):
+        resolve(SPEC, state, 0, Text(text="wQ"))
+    state = play("wA1")
+    assert not any(m.label.startswith("bQ") for m in legal_moves(SPEC, state, 1))
+    assert any(m.label.startswith("wQ") for m in legal_moves(SPEC, play("wA1", "bA1 wA1-"), 0))
+    shown, _ = split_notes(SPEC.rules)  # the rules a player reads, outside the notes' fold
+    assert "the tournament rule is played" in shown and "printed" in shown
+    assert "tournament rule" in SPEC.rules_for_llm and "tournament rule" in SPEC.param_notes
+    assert set(SPEC.load().get_type().parameter_specification) == {
+        "ansi_color_output", "board_size", "uses_ladybug", "uses_mosquito", "uses_pillbug"}
+
+
 @pytest.mark.parametrize("text", [
     "wS2 /wQ", "WS2 /WQ", "ws2 /wq", "Final answer: wS2 /wQ", "<move>wS2 /wQ</move>",
     "I place my second spider south-west of my queen: wS2 /wQ.", '{"move": "wS2 /wQ"}',

@@ -422,7 +422,9 @@ HIVE = GameSpec(
         "The base game: a queen, 2 spiders, 2 beetles, 3 grasshoppers and 3 ants each. "
         "uses_mosquito, uses_ladybug and uses_pillbug add the expansion tiles (OpenSpiel's "
         "default is all three). OpenSpiel declares a draw after 500 moves, and when the hive "
-        "outgrows its grid of radius board_size (8) after re-centring."
+        "outgrows its grid of radius board_size (8) after re-centring. The queen may not be "
+        "placed on a player's first turn (the tournament rule; the printed rulebook allows "
+        "turns 1-4): OpenSpiel plays only this rule and has no parameter for it."
     ),
     benchmark="GameBench",
     board="grid",
