@@ -87,7 +87,7 @@ def test_withdraw_is_a_button_on_the_table(person):
     state = session.match.state
     assert state.battle == 2 and sum(state.vp) == sum(vp_before) + 2
     session.run_agents()
-    assert _click(session, "skip") == "skip is not a legal move."  # no ability to skip now
+    assert _click(session, "skip") == "skip cannot be played now."  # no ability to skip now
 
 
 def test_the_page_lists_the_opponents_play_as_the_rules_tell_it_and_no_deal(person):

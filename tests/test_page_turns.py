@@ -75,7 +75,7 @@ def test_a_second_click_during_a_quick_reply_is_played_after_it():
     labels = [(m.seat, m.label) for m in session.record.moves]
     assert labels[0] == (0, "C2R2") and labels[1][0] == 1
     if labels[1][1] == "C1R1":  # Random's reply took the cell: the click is answered
-        assert second[-1].notice.startswith("C1R1 is not a legal move") and len(labels) == 2
+        assert second[-1].notice == "That cell is taken." and len(labels) == 2
     else:  # played on the position after Random's reply, which then answers it
         assert labels[2] == (0, "C1R1") and second[-1].notice == "Your move: C1R1."
         assert len(labels) == 4
@@ -94,14 +94,15 @@ def test_a_click_while_the_opponent_thinks_is_answered_and_the_notice_does_not_g
     assert mine.image is not None and mine.rows[-1].label == "C2R2"  # drawn at once
     assert thinking.thinking and "Random is thinking" in thinking.status
     [answer] = drain(respond(session, lambda s: s.click(*centre(s, "C1R1")), lock))
-    assert answer.notice == "Wait: Random is thinking."  # answered, not dropped
+    assert answer.notice == "One moment: Random is still thinking."  # answered, not dropped
     assert [m.label for m in session.record.moves] == ["C2R2"]
     agent.release.set()
     worker.join(5)
     final = sent[-1]
     assert final.status == "Your turn." and final.your_turn
-    assert "Wait" not in final.notice and "thinking" not in final.notice
-    assert final.notice == "Random answered; what you did while waiting was not played."
+    assert "moment" not in final.notice and "thinking" not in final.notice
+    assert final.notice == ("Random moved; your click while waiting was not played, so play on "
+                            "from here.")
 
 
 def test_screens_reach_the_page_in_the_order_they_were_computed():
@@ -119,7 +120,7 @@ def test_screens_reach_the_page_in_the_order_they_were_computed():
     assert len(sent) == 1
     drain(first)
     later.join(5)
-    assert sent[0].startswith("Your move:") and sent[-1] == "'not a move' is not a legal move now."
+    assert sent[0].startswith("Your move:") and sent[-1] == "“not a move” cannot be played now."
 
 
 def test_a_page_that_drew_an_earlier_screen_last_gets_the_current_one_again():
@@ -132,7 +133,7 @@ def test_a_page_that_drew_an_earlier_screen_last_gets_the_current_one_again():
     after_first = session.screens_sent
     stale = drain(respond(session, lambda s: s.click(*centre(s, "C3R3"), expected=1), lock))
     assert len(first) >= 2 and after_first == len(first) and len(stale) == 1
-    assert stale[0].notice.startswith("Not played: that was sent for move 1")
+    assert stale[0].notice.startswith("The board changed before that arrived")
     assert drain(catch_up(session, lock, session.screens_sent)) == [None]  # up to date
     # the page drew the first event's last screen after the second event's answer
     [again] = drain(catch_up(session, lock, after_first))

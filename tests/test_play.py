@@ -68,6 +68,10 @@ class GateAgent:
         return Decision(ActionId(action=move.action), raw=move.label, reasoning="centre")
 
 
+def _your_move(label: str) -> str:
+    return f"Your move: {label}" + ("" if label.endswith((".", "?", "!")) else ".")
+
+
 def _gated(agent: GateAgent):
     return lambda spec, game, params, *, seed: agent
 
@@ -127,7 +131,7 @@ def test_every_game_plays_to_the_end_through_the_page_paths(game_id, store, pers
         table = screen.table
         if move.says:  # words (a clue, a question) go through the talk box
             assert screen.talk is not None and move.label not in screen.buttons
-            assert session.play_text(move.label) == f"Your move: {move.label}."
+            assert session.play_text(move.label) == _your_move(move.label)
         elif table is not None and table.plan:
             shares = [0] * len(table.plan)
             assert session.play_plan(shares).startswith("You proposed: ")
@@ -141,13 +145,13 @@ def test_every_game_plays_to_the_end_through_the_page_paths(game_id, store, pers
                     session.click_target(target)
                 clicks += 1
             same = {m.label for m in legal if m.path[:clicks] == move.path[:clicks]}
-            assert session.notice in {f"Your move: {label}." for label in same}, session.notice
+            assert session.notice in {_your_move(label) for label in same}, session.notice
         elif table is not None and table.control.kind == "number":
             assert not screen.buttons and not screen.menu
-            assert session.play_number(move.action) == f"Your move: {move.label}."
+            assert session.play_number(move.action) == _your_move(move.label)
         else:
             assert move.label in screen.buttons + screen.menu
-            assert session.play_label(move.label) == f"Your move: {move.label}."
+            assert session.play_label(move.label) == _your_move(move.label)
         session.run_agents()
         steps += 1
         assert steps < 500
@@ -170,7 +174,7 @@ def test_click_on_an_occupied_cell_is_refused(person):
     session.click(*_centre(session, "C2R2"))
     session.run_agents()
     before = _snapshot(session)
-    assert session.click(*_centre(session, "C2R2")) == "C2R2 is not a legal move."
+    assert session.click(*_centre(session, "C2R2")) == "That cell is taken."
     assert _snapshot(session) == before
     assert session.record.moves[-1].seat == 1
 
@@ -236,7 +240,7 @@ def test_breakthrough_select_highlight_cancel_switch_and_move(person):
     assert session.click(*_centre(session, "c7")).startswith("c7 selected")  # switch pawn
     assert session.selection == ("c7",)
     before = _snapshot(session)
-    assert session.click(*_centre(session, "a4")) == "a4 is not a legal move after c7."
+    assert session.click(*_centre(session, "a4")) == "a4 cannot follow c7."
     assert _snapshot(session) == before
     assert session.click(*_centre(session, "c6")) == "Your move: c7->c6."
     assert session.selection == () and session.last == ("c7", "c6")
@@ -246,7 +250,7 @@ def test_breakthrough_select_highlight_cancel_switch_and_move(person):
 
 def test_an_empty_square_is_not_a_first_click(person):
     session = PlaySession("breakthrough", "random", person=person, seed=1)
-    assert session.click(*_centre(session, "b5")) == "b5 is not a legal move."
+    assert session.click(*_centre(session, "b5")) == "b5 cannot be played now."
     assert session.selection == ()
 
 
@@ -256,17 +260,23 @@ def test_an_empty_square_is_not_a_first_click(person):
 def test_typed_moves_are_read_like_answers_and_rejections_are_recorded(store, person):
     session = PlaySession("tic_tac_toe", "random", person=person, store=store, seed=1)
     notice = session.play_text("somewhere nice")
-    assert "no move found" in notice and "Legal moves:" in notice
+    assert notice == ("“somewhere nice” is not a move. For example: C1R1, C2R1, C3R1 (9 moves "
+                      "in all). Moves look like a cell as C<column>R<row>, columns and rows "
+                      "numbered from 1, e.g. C2R3.")
+    [attempt] = session.match.attempts(0)  # the record keeps the adapter's message for models
+    assert "no move found" in attempt.message and "Legal moves:" in attempt.message
+    assert session.snapshot()["detail"] == attempt.message
+    assert session.play_text("") == "Type a move first."
     assert session.record.moves == []
     assert session.play_text("  c2 r2 ") == "Your move: C2R2."
     first = session.record.moves[0]
     assert first.raw == "  c2 r2 " and first.meta["input"] == "typed"
-    assert [a.reason for a in first.rejected] == ["unparseable"]
+    assert [a.reason for a in first.rejected] == ["unparseable", "empty"]
 
 
 def test_a_stale_button_label_is_refused(person):
     session = PlaySession("pig", "random", person=person, seed=1)
-    assert session.play_label("bet") == "'bet' is not a legal move now."
+    assert session.play_label("bet") == "“bet” cannot be played now."
     assert session.play_label("") == "Pick a move first."
     assert session.play_label("roll") == "Your move: roll."
 
@@ -302,8 +312,8 @@ def test_a_slow_opponent_shows_thinking_streams_and_blocks_clicks(person):
     assert agent.started.wait(5)
     assert "Random is thinking" in session.status()
     before = _snapshot(session)
-    assert session.click(*_centre(session, "C1R1")) == "Wait: Random is thinking."
-    assert session.play_text("C1R1") == "Wait: Random is thinking."
+    assert session.click(*_centre(session, "C1R1")) == "One moment: Random is still thinking."
+    assert session.play_text("C1R1") == "One moment: Random is still thinking."
     assert _snapshot(session) == before
     assert list(session.advance()) == []  # a second runner does not start
     seen = next(progress)
@@ -549,12 +559,11 @@ def test_a_move_sent_for_a_position_that_has_moved_on_is_refused(store, person):
     session.run_agents()
     assert session.move_number == 3
     before = _snapshot(session)
-    stale = ("Not played: that was sent for move 1, but the game is at move 3 now. "
-             "Look at the position and send your move again.")
+    stale = ("The board changed before that arrived, so it was not played: have a look and "
+             "play again.")
     legal = [m.label for m in session.legal()]
     assert session.play_text(legal[0], expected=1) == stale
-    assert session.click(*_centre(session, legal[0]), expected=2) == stale.replace(
-        "move 1,", "move 2,")
+    assert session.click(*_centre(session, legal[0]), expected=2) == stale
     assert session.play_label(legal[0], expected=1) == stale
     assert _snapshot(session) == before and session.match.attempts(0) == []
     assert session.play_text(legal[0], expected=3) == f"Your move: {legal[0]}."

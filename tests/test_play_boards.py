@@ -114,7 +114,7 @@ def test_santorini_another_worker_after_a_selection_starts_a_new_one(person):
     assert set(session.targets) == {m.path[1] for m in session.legal() if m.path[0] == other}
     # an opponent's worker starts nothing: the selection stays
     before = session.selection
-    assert _click(session, theirs[0]) == f"{theirs[0]} is not a legal move after {other}."
+    assert _click(session, theirs[0]) == f"{theirs[0]} cannot follow {other}."
     assert session.selection == before and len(session.record.moves) == 4
 
 

@@ -21,7 +21,6 @@ from games.gamebench.sea_battle_rules import (
     HULL,
     MOVES,
     SHIPS,
-    SIDES,
     SIZE,
     TEAMS,
     Cell,
@@ -29,6 +28,7 @@ from games.gamebench.sea_battle_rules import (
     SeaBattleState,
     Ship,
 )
+from games.gamebench.sea_battle_rules import SIDES as FIRE_SIDES
 from renderers.drawing import (
     HEADER_HEIGHT,
     INK,
@@ -69,12 +69,24 @@ BUTTON: Colour = (255, 255, 255)
 ARROWS = {"left": "↰", "forward": "↑", "right": "↱", "stay": "■"}
 
 
+SIDES = TEAMS
+"""How the page names each seat's side (the fleet's colour, as the board does); ``left`` and
+``right`` are firing directions, never a side."""
+
+
 OFF_TARGET = "The sea is not a move: give each ship an order with the buttons under it."
 """The notice for a click off every target (the page's, instead of "click a square")."""
 
 
 def seat_label(seat: int) -> str:
     return TEAMS[seat]
+
+
+def selected(path: tuple[str, ...], options: tuple[str, ...]) -> str:
+    """The notice once some ships have their orders: which ship's order comes next."""
+    upcoming = options[0].split(":")[0] if options else "the next ship"
+    return (f"{'; '.join(path)}. Now pick {upcoming}'s order with its buttons (click a "
+            "picked order again to change it).")
 
 
 def target(number: int, order: Order) -> str:
@@ -387,5 +399,5 @@ def legal_summary(state: pyspiel.State, seat: int, labels: list[str]) -> str:
                                    labels[2 * len(labels) // 3], labels[-1]]))
     return (f"Your move is one order for each of {', '.join(ships)} ({len(labels)} "
             f"combinations): a move ({', '.join(MOVES)}) and a side to fire to "
-            f"({' or '.join(SIDES)}), all in one line, ship by ship, as in these "
+            f"({' or '.join(FIRE_SIDES)}), all in one line, ship by ship, as in these "
             f"{len(examples)} examples:\n" + "\n".join(examples))

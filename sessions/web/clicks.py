@@ -4,7 +4,10 @@ A click names a target (a string of ``LegalMove.path``, as the renderer's hit-te
 It first extends the selection: a complete path is a move, a partial one waits for the next
 click with its possible targets highlighted (a Santorini worker may even build on the square
 it left). Otherwise a selected target clicked again cancels back to it, and a target that
-starts a move of its own replaces the selection. Nothing here plays a move: the session does.
+starts a move of its own replaces the selection. A game may word the notice for a partial
+selection itself (a renderer's optional ``selected(path, options)``: Sea Battle asks for the
+next ship's order); a click that is no move is answered in people's words
+(:mod:`sessions.web.refusals`). Nothing here plays a move: the session does.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import pyspiel
 
 from games.actions import Click, LegalMove, MoveError, NeedsMore, resolve
 from games.registry import GameSpec
+from renderers import renderer
+from sessions.web import refusals
 
 
 @dataclass
@@ -34,6 +39,9 @@ class Selection:
             return resolve(spec, state, seat, Click(path=path))
         except NeedsMore as more:
             self.path, self.targets = path, tuple(more.options)
+            told = getattr(renderer(spec.id), "selected", None)  # the game's own words
+            if told is not None:
+                return str(told(path, self.targets))
             return (f"{' then '.join(path)} selected: click a highlighted spot, or {target} "
                     "again to cancel.")
         except MoveError:
@@ -49,8 +57,17 @@ class Selection:
         if self.path and fresh:
             self.path, self.targets = (target,), fresh
             return f"{target} selected: click a highlighted spot, or {target} again to cancel."
-        after = f" after {' then '.join(self.path)}" if self.path else ""
-        return f"{target} is not a legal move{after}."
+        alone = bool(self.path) and _whole(spec, state, seat, target)
+        return refusals.click(spec, state, seat, target, self.path, alone=alone)
+
+
+def _whole(spec: GameSpec, state: pyspiel.State, seat: int, target: str) -> bool:
+    """Whether ``target`` alone is a whole move (a button beside a selection)."""
+    try:
+        resolve(spec, state, seat, Click(path=(target,)))
+    except MoveError:
+        return False
+    return True
 
 
 def next_targets(spec: GameSpec, state: pyspiel.State, seat: int,

@@ -53,7 +53,7 @@ from sessions.record import CHANCE, MatchRecord, SeatRecord
 from sessions.seats import AgentSeats
 from sessions.store import Store
 from sessions.usage import session_usage
-from sessions.web import gama_screen, replays, scoreboard
+from sessions.web import gama_screen, refusals, replays, scoreboard
 from sessions.web import talk as talk_panel
 from sessions.web.clicks import Selection
 from sessions.web.players import SEAT_CHOICES, Person, level_name, opponent_label
@@ -157,6 +157,11 @@ class PlaySession:
         self._stored = False
         self._thinking = False
         self._refused_while_thinking = False
+        self._shown_deadline: tuple[tuple[tuple[int, ...], float] | None, float | None] = (
+            None, None)
+        self.detail = ""
+        """The adapter's full message for the person's last refused input (the notice says
+        it in a sentence; the record and the API keep this one)."""
         self.inputs_played = 0
         """How many of the person's inputs were played (a page clears a typed move then)."""
         self.screens_sent = 0
@@ -225,6 +230,21 @@ class PlaySession:
         level = info.settings.get("level") if info.kind != "human" else None
         return f"{level} · {name}" if level else name  # the difficulty chosen, in the bar
 
+    def order_words(self) -> str:
+        """Who acts first, as the game really went: ``play first``, ``play second``, or ''
+        in a game of simultaneous moves. Read from the first decision made (a chance draw,
+        Arctic Scavengers' first initiator, may give the first move to either seat), or the
+        seats to move now when none was made yet."""
+        if self.spec.taxonomy.dynamics == "simultaneous":
+            return ""
+        first = next((m.seat for m in self.record.moves if m.seat != CHANCE), None)
+        if first is None:
+            movers = self.match.to_move()
+            first = movers[0] if movers else None
+        if first is None:
+            return ""
+        return "play first" if first == self.human else "play second"
+
     def opponents_name(self) -> str:
         """The opponents in people's words, with settings (``MCTS (1000 simulations)``;
         at a table ``9 agents: Equilibrium ×3, Adaptive ×3, Random ×3``)."""
@@ -273,8 +293,9 @@ class PlaySession:
 
     def status(self) -> str:
         if self.viewing is not None:
+            back = "see how it ended" if self.over else "return to the game"
             return (f"Looking back: position {self.viewing} of {self.frames() - 1}. "
-                    "Press Now » to return to the game.")
+                    f"Press Now » to {back}.")
         if self.over:
             return " ".join(filter(None, (self.result(), self.not_saved())))
         if self._thinking:
@@ -282,7 +303,7 @@ class PlaySession:
             now = time.monotonic()
             thinking = (f"{self._names(busy)} {_be(busy)} thinking… "
                         f"{now - self.agents.since(busy):.0f} s")
-            deadline = self.agents.deadline(busy)
+            deadline = self._countdown(busy)
             if deadline is None:
                 return thinking
             return f"{thinking} (at most {max(0.0, deadline - now):.0f} s more)"
@@ -290,6 +311,25 @@ class PlaySession:
             return "Your turn."
         waiting = self.match.to_move()
         return f"Waiting for {self._names(waiting)}." if waiting else ""
+
+    def _countdown(self, seats: tuple[int, ...]) -> float | None:
+        """When the thinking ``seats`` must have answered at the latest, never later than
+        what was shown before in the same spell of thinking: a seat with a move time limit
+        (an LLM's ``budget.turn_seconds``) counts down from it; others from what they say
+        (an LLM seat's deadline moves later once its provider starts answering, so the
+        countdown jumped up: "at most 112 s more", then "at most 171 s more")."""
+        since = self.agents.since(seats)
+        limits = [since + float(budget.turn_seconds) for budget in
+                  (getattr(self.agents.by_seat.get(s), "budget", None) for s in seats)
+                  if budget is not None and getattr(budget, "turn_seconds", None)]
+        deadline = max(limits) if limits else self.agents.deadline(seats)
+        if deadline is None:
+            return None
+        spell, shown = self._shown_deadline
+        if spell == (seats, since) and shown is not None:
+            deadline = min(deadline, shown)
+        self._shown_deadline = ((seats, since), deadline)
+        return deadline
 
     def result(self) -> str:
         """How the game ended, from the person's side ('' while it runs)."""
@@ -395,6 +435,7 @@ class PlaySession:
                 "scores": record.scores, "result": self.result(),
                 "research_use": record.research_use, "move_number": self.move_number,
                 "player_id": self.person.player_id, "display_name": self.person.display_name,
+                "detail": self.detail,
             }
             if gama_screen.is_table(self.spec.id):
                 data.update(gama_screen.table_screen(self).to_dict())
@@ -426,8 +467,11 @@ class PlaySession:
                 raise ValueError(f"look {where!r}: use first, back, forward or last")
             to = max(0, min(last, to))
             self.viewing = None if to == last else to
-            return self._say("" if self.viewing is None else
-                             "Looking back: the game goes on; Now » returns to it.")
+            if self.viewing is None:
+                return self._say("")
+            if self.over:
+                return self._say("Looking back at the finished game; Now » shows how it ended.")
+            return self._say("Looking back: the game goes on; Now » returns to it.")
 
     # --- the person's input -----------------------------------------------------------------
 
@@ -469,6 +513,8 @@ class PlaySession:
         text longer than :data:`MAX_INPUT` is refused unread (and not recorded)."""
         if len(text) > MAX_INPUT:
             return self._say(_too_long("That move", text))
+        if talk_panel.is_talk(self.spec.id):
+            text = talk_panel.as_statement(self, text)  # plain words: a statement
         return self._play(Text(text=text, source="typed"), None, "typed", expected)
 
     def play_number(self, value: float | None, *, expected: int | None = None) -> str:
@@ -484,11 +530,12 @@ class PlaySession:
             except NotYourTurn as err:
                 return self._say(str(err))
             except MoveError as err:
+                self.detail = str(err)
                 field = gama_screen.number_field(self.spec.id, self.match.state, self.human)
                 if field is None:
-                    return self._say(str(err))
-                return self._say(f"{shown} is not allowed: {field}.")
-            return self._say(f"Your move: {move.label}.")
+                    return self._say(refusals.typed(self.spec, err, shown))
+                return self._say(refusals.number(shown, field))
+            return self._say(_sentence(f"Your move: {move.label}"))
 
     def play_label(self, label: str, *, expected: int | None = None) -> str:
         """A move button or list entry: the label of one legal move."""
@@ -500,7 +547,7 @@ class PlaySession:
                 return self._say("Pick a move first.")
             chosen = next((m for m in self.legal() if m.label == label), None)
             if chosen is None:
-                return self._say(f"{label[:80]!r} is not a legal move now.")
+                return self._say(f"{refusals.quote(label)} cannot be played now.")
             return self._play(ActionId(action=chosen.action), label, "button")
 
     def play_plan(self, shares: Sequence[float | None], *, expected: int | None = None) -> str:
@@ -565,8 +612,8 @@ class PlaySession:
                     self._note_moves(before, count)
                     if self._refused_while_thinking and len(self.record.moves) > count:
                         self._refused_while_thinking = False  # "Wait: … thinking" is over
-                        self._say(f"{self._names(seats)} answered; what you did while "
-                                  "waiting was not played.")
+                        self._say(f"{self._names(seats)} moved; your click while waiting "
+                                  "was not played, so play on from here.")
                 if self._failed() or not seats or self.human in self.match.to_move():
                     break
         finally:
@@ -586,27 +633,39 @@ class PlaySession:
         with self._lock:
             try:
                 move = self.submit(proposal, raw=raw, meta={"input": source}, expected=expected)
-            except (NotYourTurn, MoveError) as err:
+            except NotYourTurn as err:
                 return self._say(str(err))
-            return self._say(f"Your move: {move.label}.")
+            except MoveError as err:  # the record keeps the adapter's message for models
+                self.detail = str(err)
+                typed = proposal.text if isinstance(proposal, Text) else (raw or "")
+                return self._say(refusals.typed(self.spec, err, typed,
+                                                allowed=self._allowed_words()))
+            return self._say(_sentence(f"Your move: {move.label}"))
 
     def _refusal(self, expected: int | None = None) -> str:
         self.viewing = None  # any input brings the board back to the game as it is now
         if expected is not None and expected != self.move_number:
-            return (f"Not played: that was sent for move {expected}, but the game is at move "
-                    f"{self.move_number} now. Look at the position and send your move again.")
+            return ("The board changed before that arrived, so it was not played: "
+                    "have a look and play again.")
         if self.over:
-            return "The game is over: start a new game to play again."
+            return "This game is over: press Play again for a new one."
         if self._thinking:
             busy = self.agents.busy() or self.agents.to_move()
             self._refused_while_thinking = True
-            return f"Wait: {self._names(busy)} {_be(busy)} thinking."
+            return f"One moment: {self._names(busy)} {_be(busy)} still thinking."
         if self.human not in self.match.to_move():
             state = self.match.state
             if state.is_simultaneous_node() and len(state.legal_actions(self.human)) > 1:
                 return "Your choice for this round is in: waiting for the other players."
             return "It is not your turn."
         return ""
+
+    def _allowed_words(self) -> str:
+        """In a talk game, what the person may say now (for a refused typed move)."""
+        if not talk_panel.is_talk(self.spec.id):
+            return ""
+        form = self.spec.grammar.free_text
+        return "Now you may: " + talk_panel.forms_now(form.hint if form else "", self.legal())
 
     def _off_target(self) -> str:
         told = getattr(renderer(self.spec.id), "OFF_TARGET", None)  # the game's own words
@@ -645,6 +704,7 @@ class PlaySession:
 
     def _played(self, move: LegalMove) -> None:
         self.inputs_played += 1
+        self.detail = ""
         self._clicks = Selection(last=move.path)
         self.agents.forget_streams()
         self._store_if_over()
@@ -686,6 +746,11 @@ class PlaySession:
         if not self._stored or self.store is None or not self.store.unsaved(self.id):
             return ""
         return NOT_SAVED
+
+
+def _sentence(text: str) -> str:
+    """``text`` ended with a full stop unless it ends a sentence already."""
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
 def _agent_seat(spec: AgentSpec, game_id: str) -> SeatRecord:

@@ -18,10 +18,13 @@ agent for every other seat (a language model may sit in any of them).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games import registry
+from games.actions import LegalMove
 from games.registry import GameSpec
 from games.talk import Utterance
 from renderers import renderer, seat_label
@@ -93,9 +96,74 @@ def talk_screen(session: Seated) -> TalkScreen:
                        u.speaker == seat, u.private) for u in heard)
     form = spec.grammar.free_text
     hint = form.hint if form is not None else ""
-    words = [m for m in session.legal() if m.says]
-    prompt = f"Your turn: {hint}" if words else ""
-    return TalkScreen(seats, lines, prompt, hint)
+    legal = session.legal()
+    now = forms_now(hint, legal)
+    prompt = f"Your turn: {now}" if any(m.says for m in legal) else ""
+    return TalkScreen(seats, lines, prompt, now if prompt else hint)
+
+
+_LIMIT = re.compile(r"\s*\((?:[^()]*; )?at most \d+ characters\)$")
+
+
+def forms_now(hint: str, legal: Sequence[LegalMove]) -> str:
+    """What the person may say now, in the form's words: only the parts of the game's hint
+    (``ask player <N>: <question> | answer: <words> | say: <statement>``) whose verb a legal
+    move has (asked a question, a Traitor seat may only answer), with the length limit; a
+    statement may be plain words. Moves without words that are legal too follow (``pass``,
+    ``stop: accuse player 3``) when there are a few."""
+    limit = _LIMIT.search(hint)
+    forms = hint[: limit.start()] if limit else hint
+    verbs = {_verb(m.label) for m in legal if m.says}
+    parts = [part.strip() for part in forms.split(" | ")]
+    kept = [part for part in parts if _verb(part) in verbs] if len(parts) > 1 else parts
+    plain_verb = _plain_verb(legal)
+    kept = [f"{part} (or just your words)" if _verb(part) == plain_verb else part
+            for part in kept or parts]
+    said = " | ".join(kept) + (limit.group(0) if limit else "")
+    plain = [m.label for m in legal if not m.says]
+    if plain and len(plain) <= _LISTED_PLAIN:
+        said += "; or " + ", ".join(plain)
+    elif plain:
+        said += f"; or one of the {len(plain)} moves on the buttons"
+    return said
+
+
+_LISTED_PLAIN = 6
+
+
+def _verb(text: str) -> str:
+    return text.split(":")[0].split(" ")[0].strip().lower()
+
+
+PLAIN_VERBS = ("say", "answer")
+"""Talk moves that take words only (no addressee): plain words are one of them."""
+
+
+def _plain_verb(legal: Sequence[LegalMove]) -> str:
+    """The verb plain words take now: a statement where one is legal, else an answer when
+    the person must answer; '' otherwise."""
+    verbs = {_verb(m.label) for m in legal if m.says}
+    return next((verb for verb in PLAIN_VERBS if verb in verbs), "")
+
+
+def as_statement(session: Seated, text: str) -> str:
+    """The person's typed ``text`` as the game reads it: plain words (no verb of the game's
+    form, no move's name) are a statement (``say: <words>``) wherever a statement is legal,
+    an answer when the person must answer; anything else unchanged. Language models'
+    answers are not read this way (their prose around a move is not a statement)."""
+    words = text.strip()
+    legal = session.legal()
+    verb = _plain_verb(legal)
+    if not words or not verb:
+        return text
+    spec = session.spec
+    form = spec.grammar.free_text
+    first = _verb(words)
+    verbs = {_verb(m.label) for m in legal} | {_verb(p) for p in
+                                               (form.hint if form else "").split(" | ")}
+    if first in verbs or spec.grammar.key_of(words) is not None:
+        return text  # written as a move (perhaps a wrong one: the adapter says so)
+    return f"{verb}: {words}"
 
 
 # --- before the game: who sits where -------------------------------------------------------

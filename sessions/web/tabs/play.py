@@ -38,6 +38,7 @@ from sessions.web.tabs.llm import (
     take_key,
     watch_llm,
 )
+from sessions.web.tabs.rating import build_your_rating
 from sessions.web.tabs.site import OPEN, THEME_CSS, TURNS, store
 from sessions.web.tabs.table import (
     arrange_table,
@@ -155,8 +156,9 @@ def bar_text(session: PlaySession) -> str:
     spec, seat = session.spec, session.human
     if len(session.record.seats) == 2:
         side = side_name(spec.id, seat)
-        where = f"you play {side}, " if side else "you play "
-        placed = where + ("first" if seat == 0 else "second")
+        order = session.order_words()  # who really acts first (a draw may decide it)
+        placed = ", ".join(part for part in (f"you play {side}" if side else "", order) if part)
+        placed = placed if placed.startswith("you") else f"you {placed}"
     else:
         placed = f"you are {seat_label(spec.id, seat)}"
     return play_html.bar(spec.title, session.opponents_name(), placed)
@@ -275,8 +277,24 @@ def typed(session: PlaySession | None, text: str, seen: float | None,
         yield ["" if played and played[0] else gr.skip(), *shown]
 
 
+def ask_resign() -> list[Any]:
+    """Resign asks first: the button gives way to "Resign this game? Yes / Keep playing"."""
+    return [gr.update(visible=False), gr.update(visible=True)]
+
+
+def keep_playing() -> list[Any]:
+    return [gr.update(visible=True), gr.update(visible=False)]
+
+
 def on_resign(session: PlaySession | None, request: gr.Request) -> Iterator[list[Any]]:
-    yield from replies(session, lambda s: s.resign(), request)
+    """ "Yes, resign": the game ends as a loss; the question goes away."""
+    for shown in replies(session, lambda s: s.resign(), request):
+        yield [gr.update(visible=False), *shown]
+
+
+def clear_typed() -> list[str]:
+    """A new game starts with empty text boxes (typed words never carry over)."""
+    return ["", ""]
 
 
 def stop_waiting(session: PlaySession | None, request: gr.Request) -> Iterator[list[Any]]:
@@ -398,13 +416,19 @@ def build_area() -> dict[str, Any]:
                          for where, label in NAV}
             with gr.Row():
                 resign_button = gr.Button("Resign", variant="stop", visible=False, size="sm",
-                                          min_width=100)
+                                          min_width=100, elem_id="resign")
                 stop_button = gr.Button("Stop waiting: end the game (not counted)",
                                         visible=False, size="sm", elem_id="stop-waiting")
                 again_button = gr.Button("Play again", variant="primary", visible=False,
                                          elem_id="again", size="sm")
                 swap_button = gr.Button("Swap seats and play again", visible=False,
                                         elem_id="swap", size="sm")
+            with gr.Row(visible=False, elem_id="resign-confirm") as confirm:
+                gr.HTML("<div class='arena-confirm'>Resign this game? It counts as a loss.</div>")
+                confirm_yes = gr.Button("Yes, resign", variant="stop", size="sm",
+                                        elem_id="resign-yes", min_width=100)
+                confirm_no = gr.Button("Keep playing", size="sm", elem_id="resign-no",
+                                       min_width=100)
             build_table_info(table_view)
             link = gr.Markdown(elem_id="spectator-link")  # our own words and a link
             said = gr.Textbox(label="Opponent's reasoning", visible=False, lines=4,
@@ -433,7 +457,8 @@ def build_area() -> dict[str, Any]:
             "buttons": buttons, "menu": menu,
             "menu_play": menu_play, "table_view": table_view, "players": seats,
             "status": status, "move_list": move_list, "nav": nav, "steps": steps,
-            "resign": resign_button, "stop": stop_button, "again": again_button,
+            "resign": resign_button, "confirm": confirm, "resign_yes": confirm_yes,
+            "resign_no": confirm_no, "stop": stop_button, "again": again_button,
             "swap": swap_button, "said": said, "thinking": thinking, "typing": typing,
             "text": text, "text_play": text_play, "hint": hint, "view": view,
             "moves": moves, "llm_turn": llm_turn, "seen": seen, "shown": shown, "link": link}
@@ -444,6 +469,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     """The Play tab; returns the components the page's load event fills in."""
     width = gr.Number(visible=False, elem_id="screen-width")
     s = build_setup()
+    build_your_rating(profile)  # a closed fold under the setup (sessions.web.tabs.rating)
     with gr.Row(elem_id="game-bar", visible=False, equal_height=False) as bar:
         title = gr.HTML(elem_id="bar-text")
         new_game = gr.Button("New game", elem_id="new-game", size="sm", scale=0,
@@ -474,7 +500,10 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     wire(a["menu_play"].click, press, [session, a["menu"], seen])
     wire(a["text"].submit, typed, [session, a["text"], seen], [a["text"], *outputs])
     wire(a["text_play"].click, typed, [session, a["text"], seen], [a["text"], *outputs])
-    wire(a["resign"].click, on_resign, [session])
+    asking = [a["resign"], a["confirm"]]  # Resign asks first; a loss is never one click
+    a["resign"].click(ask_resign, None, asking, **PRIVATE)
+    a["resign_no"].click(keep_playing, None, asking, **PRIVATE)
+    wire(a["resign_yes"].click, on_resign, [session], [a["confirm"], *outputs])
     wire(a["stop"].click, stop_waiting, [session])
     for b in a["buttons"]:
         wire(b.click, press, [session, b, seen])
@@ -488,6 +517,9 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     wire_table(s, a["table_view"], [s["opponent"], s["opponent_note"], s["seat"], s["start"]],
                profile, keyring, session, width, framed)
     wire_talk(s, a["talk_view"], profile, keyring, session, width, framed)
+    gr.on([s["start"].click, s["table_setup"]["start"].click, s["talk_setup"]["start"].click,
+           a["again"].click, a["swap"].click], clear_typed, None,
+          [a["text"], a["talk_view"]["words"]], **PRIVATE)
     return s["game"], s["about"], s["rules"], s["opponent"], a["hint"], width
 
 

@@ -31,7 +31,11 @@ CSS = """
   border: 1px solid #c9ced6; border-radius: 12px; font-size: 0.92em; }
 #talk-seats .seat.speaking { background: #fff3c4; border-color: #e0a800; font-weight: 600; }
 #talk-seats .seat.you { border-width: 2px; border-color: #2563eb; }
-#talk-log { max-height: 320px; overflow-y: auto; }
+/* the log scrolls inside its box, newest at the bottom and in view (like the move list: a
+   reversed flex column is anchored to its end); the block around it never grows past it */
+#talk-log { overflow: hidden !important; }
+#talk-log .talk-scroll { max-height: 320px; overflow-y: auto; display: flex;
+  flex-direction: column-reverse; overscroll-behavior: contain; }
 #talk-log .line { padding: 3px 0; border-bottom: 1px solid #eef0f3; white-space: pre-wrap;
   overflow-wrap: anywhere; }
 #talk-log .who { font-weight: 600; }
@@ -57,14 +61,14 @@ def _log_html(screen: TalkScreen) -> str:
     title = '<div class="title">Table talk</div>'
     if not screen.lines:
         return title + '<div class="line empty">Nothing said yet.</div>'
-    rows = [title]
+    rows = []
     for line in screen.lines:
         speaker = f"{line.speaker} (you)" if line.yours else line.speaker
         private = " private" if line.private else ""
         tag = " (privately)" if line.private else ""
         rows.append(f'<div class="line{private}"><span class="who">{html.escape(speaker)}'
                     f"</span> {html.escape(line.kind)}{tag}: {html.escape(line.text)}</div>")
-    return "".join(rows)
+    return title + '<div class="talk-scroll"><div>' + "".join(rows) + "</div></div>"
 
 
 def show_talk(screen: TalkScreen | None) -> list[Any]:
