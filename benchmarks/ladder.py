@@ -11,7 +11,23 @@ Prints, per pairing: games, the level's mean score (win 1, draw 1/2, loss 0) wit
 Wilson interval, and whether the target is met: the interval's lower bound above 50% for a
 level against the one below; >= 90% wins against each trivial strategy for the top level of
 a two-seat game; for N-seat games, a mean return at least the reference's. ``--write`` stores
-the measured numbers in ``agents/ladder.json`` (the Leaderboard shows them).
+the measured numbers in ``agents/ladder.json`` (the Leaderboard shows them);
+``--stored`` prints the stored table of every game without playing (``--markdown``: as the
+table of docs/benchmarks.md).
+
+Where a target cannot be met by the game's nature the criterion stays as it is, the row says
+NOT MET, and :data:`BY_NATURE` says why (printed under the row):
+
+- Kuhn poker against either trivial plan: single hands are mostly the deal; optimal play
+  wins about 61% of them, so the level counts when it out-earns the plan.
+- Pig against "always roll": at GTBench's goal of 20 that plan is perfect play.
+- Divide the Dollar, a level against the one below: among fair-share bidders no bid earns
+  more than theirs (asking for more breaks the pot for everyone), and among random bidders
+  the pot is never paid out; ties are the best possible there.
+- Pit among N-1 seats that never trade: a trade needs a partner, so nobody can corner and
+  the market closes at the turn cap with every seat at 0 points. That is a tie, not a win
+  for anyone: the target (a return at least the trivial seat's in its place) is met by
+  equality, and Pit's bot is also measured among random traders (``EXTRA``).
 """
 
 from __future__ import annotations
@@ -212,6 +228,8 @@ class Row:
     reference: float | None = None
     gap: tuple[float, float, float] | None = None
     """Games scored by what is earned (chips, points): the mean return gap, 95% interval."""
+    why: str = ""
+    """Why the target cannot be met by the game's nature (:data:`BY_NATURE`), or ""."""
 
     def as_dict(self) -> dict[str, object]:
         def rounded(value: object) -> object:
@@ -222,6 +240,30 @@ class Row:
             return value
 
         return {k: rounded(v) for k, v in self.__dict__.items() if k != "game"}
+
+
+BY_NATURE: dict[tuple[str, str], str] = {
+    ("kuhn_poker", "first"): "single hands are mostly the deal: optimal play wins about 61% "
+                             "of them against any plan; it counts when it out-earns the plan",
+    ("kuhn_poker", "pass"): "single hands are mostly the deal: optimal play wins about 61% "
+                            "of them against any plan; it counts when it out-earns the plan",
+    ("pig", "first"): "at the goal of 20 'always roll' is perfect play itself: no player "
+                      "beats it more than about half the time",
+    ("divide_dollar", "step"): "no bid earns more than a table of fair-share bidders (more "
+                               "breaks the pot for all) and random bidders never leave a pot: "
+                               "a tie, 50%, is the best possible",
+    ("pit", "first"): "nobody else trades, so nobody can corner: the market closes with every "
+                      "seat at 0 points, a tie (met by equality); see the row among random "
+                      "traders",
+    ("pit", "pass"): "nobody else trades, so nobody can corner: the market closes with every "
+                     "seat at 0 points, a tie (met by equality); see the row among random "
+                     "traders",
+}
+"""(game, ``step`` | ``first`` | ``pass``) -> why that target cannot be met as stated."""
+
+EXTRA: dict[str, str] = {"pit": "random"}
+"""Games whose top level is also measured among N-1 copies of another agent (against that
+agent in its place): Pit's trivial tables cannot trade at all."""
 
 
 def _reference(game_id: str) -> str | None:
@@ -255,7 +297,8 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> l
         rows.append(Row(game_id, pairing, tally.games, tally.mean, low, high,
                         "lower bound > 50%" + (" or out-earns it" if earns else ""),
                         low > 0.5 or (gap is not None and gap[1] > 0),
-                        tally.seconds / max(1, tally.games), gap=gap))
+                        tally.seconds / max(1, tally.games), gap=gap,
+                        why=BY_NATURE.get((game_id, "step"), "")))
     top = levels[-1]
     for trivial in ("first", "pass"):
         words = {"first": "always the first legal move", "pass": "always pass/stay/end"}[trivial]
@@ -269,7 +312,8 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> l
                             tally.mean, low, high, f"wins >= {TRIVIAL_TARGET:.0%}"
                             + (" or out-earns it" if earns else ""),
                             tally.mean >= TRIVIAL_TARGET or (gap is not None and gap[1] > 0),
-                            tally.seconds / max(1, tally.games), gap=gap))
+                            tally.seconds / max(1, tally.games), gap=gap,
+                            why=BY_NATURE.get((game_id, trivial), "")))
             continue
         reference = _reference(game_id) or trivial
         tally = among(game_id, top.spec, trivial, games, reference=reference, seed=seed,
@@ -280,20 +324,91 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> l
         rows.append(Row(game_id, f"{top.name} ({top.spec}) among {players - 1} x {words}",
                         tally.games, tally.mean, low, high,
                         f"return >= {reference}'s in its place", mine >= theirs - 1e-9,
+                        tally.seconds / max(1, tally.games), mine, theirs,
+                        why=BY_NATURE.get((game_id, trivial), "")))
+    if game_id in EXTRA:
+        other = EXTRA[game_id]
+        tally = among(game_id, top.spec, other, games, reference=other, seed=seed,
+                      workers=workers)
+        low, high = tally.interval()
+        mine, theirs = statistics.fmean(tally.returns), statistics.fmean(tally.reference)
+        rows.append(Row(game_id, f"{top.name} ({top.spec}) among {players - 1} x {other}",
+                        tally.games, tally.mean, low, high,
+                        f"return >= {other}'s in its place", mine >= theirs - 1e-9,
                         tally.seconds / max(1, tally.games), mine, theirs))
     return rows
 
 
+def _extra(row: Row) -> str:
+    extra = (f"return {row.returns:.2f} vs {row.reference:.2f}"
+             if row.returns is not None and row.reference is not None else "")
+    if row.gap is not None:
+        extra += f"earns {row.gap[0]:+.2f} [{row.gap[1]:+.2f}, {row.gap[2]:+.2f}] a game"
+    return extra
+
+
 def _print(rows: list[Row]) -> None:
     for row in rows:
-        extra = (f"  return {row.returns:.2f} vs {row.reference:.2f}"
-                 if row.returns is not None else "")
-        if row.gap is not None:
-            extra += f"  earns {row.gap[0]:+.2f} [{row.gap[1]:+.2f}, {row.gap[2]:+.2f}] a game"
+        extra = _extra(row)
         print(f"{row.game:<28}{row.pairing:<72}{row.games:>5}{row.mean:>7.0%}"
               f"  [{row.low:.0%}, {row.high:.0%}]  {row.target:<42} "
-              f"{'met' if row.met else 'NOT MET':<8}{row.seconds_per_game:>7.1f}s{extra}",
-              flush=True)
+              f"{'met' if row.met else 'NOT MET':<8}{row.seconds_per_game:>7.1f}s"
+              + (f"  {extra}" if extra else ""), flush=True)
+        if row.why:
+            print(f"{'':<28}  why: {row.why}", flush=True)
+
+
+def stored_rows(game_id: str) -> list[Row]:
+    """The rows ``--write`` stored for ``game_id`` (none when it was never measured)."""
+    from agents.ladder import ladder
+
+    rungs = ladder(game_id)
+    out = []
+    for entry in rungs.measured if rungs is not None else ():
+        fields = dict(entry)
+        gap = fields.pop("gap", None)
+        if not fields.get("why"):
+            fields["why"] = BY_NATURE.get((game_id, _kind(str(fields["pairing"]))), "")
+        out.append(Row(game_id, **fields, gap=tuple(gap) if gap else None))
+    return out
+
+
+def _kind(pairing: str) -> str:
+    """``first``, ``pass`` or ``step``: what a stored row's pairing measured."""
+    if "first legal move" in pairing:
+        return "first"
+    if "pass/stay/end" in pairing:
+        return "pass"
+    return "step" if " vs " in pairing else "other"
+
+
+def _markdown(results: dict[str, list[Row]]) -> None:
+    print("| game | pairing | games | score [95% interval] | target | met | s/game | notes |")
+    print("|---|---|--:|---|---|---|--:|---|")
+    for game_id, rows in results.items():
+        if not rows:
+            print(f"| {game_id} | not measured | | | | | | |")
+        for row in rows:
+            notes = "; ".join(x for x in (_extra(row), row.why) if x)
+            print(f"| {game_id} | {row.pairing} | {row.games} | {row.mean:.0%} "
+                  f"[{row.low:.0%}, {row.high:.0%}] | {row.target} | "
+                  f"{'met' if row.met else '**NOT MET**'} | {row.seconds_per_game:.1f} | "
+                  f"{notes} |")
+
+
+def _header() -> None:
+    print(f"{'game':<28}{'pairing':<72}{'games':>5}{'mean':>7}  {'95% interval':<12}"
+          f"{'target':<43}{'':<8}{'s/game':>8}")
+
+
+def _summary(results: dict[str, list[Row]]) -> None:
+    unmet = [row for rows in results.values() for row in rows if not row.met]
+    missing = [game_id for game_id, rows in results.items() if not rows]
+    print(f"{sum(len(r) for r in results.values())} pairings over {len(results)} games; "
+          f"{len(unmet)} target(s) not met"
+          + (f" ({sum(1 for row in unmet if row.why)} of them by the game's nature)"
+             if unmet else "")
+          + (f"; not measured: {', '.join(missing)}" if missing else ""))
 
 
 def _write(results: dict[str, list[Row]]) -> None:
@@ -327,20 +442,32 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--write", action="store_true",
                         help="store the measurements in agents/ladder.json")
+    parser.add_argument("--stored", action="store_true",
+                        help="print the measurements stored in agents/ladder.json (no games)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="with --stored: as a Markdown table")
     args = parser.parse_args()
     chosen = args.games or list(ladders())
-    print(f"{'game':<28}{'pairing':<72}{'games':>5}{'mean':>7}  {'95% interval':<12}"
-          f"{'target':<34}{'':<8}{'s/game':>8}")
+    if args.stored:
+        stored = {game_id: stored_rows(game_id) for game_id in chosen}
+        if args.markdown:
+            _markdown(stored)
+        else:
+            _header()
+            for rows in stored.values():
+                _print(rows)
+            _summary(stored)
+        return
+    _header()
     results = {}
-    unmet = 0
+    start = time.perf_counter()
     for game_id in chosen:
         count = args.per_pairing or ladders()[game_id].games or GAMES_PER_PAIRING
         rows = calibrate(game_id, count, workers=args.workers, seed=args.seed)
         _print(rows)
         results[game_id] = rows
-        unmet += sum(not row.met for row in rows)
-    print(f"{sum(len(r) for r in results.values())} pairings over {len(results)} games; "
-          f"{unmet} target(s) not met")
+    _summary(results)
+    print(f"measured in {time.perf_counter() - start:.0f} s")
     if args.write:
         _write(results)
 
