@@ -171,16 +171,16 @@ def test_two_quick_clicks_are_both_played_or_answered(page):
     played = _moves(page)[0].removeprefix("1. You: ")
     other = "C3R3" if played == "C1R1" else "C1R1"
     _expect()(notice).to_contain_text(  # the other click's answer, whatever it is
-        re.compile(f"Not played|Your move: {other}|{other} is not a legal move"))
+        re.compile(f"The board changed|Your move: {other}|That cell is taken"))
     moves, said = _moves(page), notice.inner_text().strip()
     if f"3. You: {other}" in moves:  # it was made on the position after the reply: played
         assert said == f"Your move: {other}.", said
     elif f"2. Random: {other}" in moves:  # the reply took the cell
-        assert said.startswith((f"{other} is not a legal move", "Not played:")), said
+        assert said.startswith(("That cell is taken.", "The board changed")), said
     else:
-        assert said.startswith("Not played: that was sent for move 1, but the game is at "
-                               "move 3 now."), said
-    assert "not your turn" not in said.lower() and "Wait" not in said
+        assert said == ("The board changed before that arrived, so it was not played: "
+                        "have a look and play again."), said
+    assert "not your turn" not in said.lower() and "moment" not in said
     assert len(sent) == 2
 
 
@@ -226,9 +226,9 @@ def test_submitting_again_right_after_the_results_update_plays_both_rounds(page)
     page.locator("#decide").click()
     _expect()(results.get_by_role("row", name=re.compile(r"^3 30 "))).to_be_visible()
     notice = page.locator("#notice")
-    _expect()(notice).to_contain_text(re.compile(r"Not played: that was sent for move|"
+    _expect()(notice).to_contain_text(re.compile(r"The board changed before that arrived|"
                                                  r"Your move: choose 40"))
-    if "Not played" in notice.inner_text():  # made on round 3's position: not played
+    if "The board changed" in notice.inner_text():  # made on round 3's position: not played
         number.fill("40")
         page.locator("#decide").click()
     _expect()(results.get_by_role("row", name=re.compile(r"^4 40 "))).to_be_visible()
@@ -353,10 +353,10 @@ def test_history_lists_finished_games_first_and_replays_from_the_first_move(page
 
 
 def test_rules_read_formatted_and_dark_mode_keeps_boards_and_seats_readable(browser, app):
-    """Issue 22, items 18-19, one page in dark mode: Air, Land & Sea's rules are formatted
+    """Issue 22, items 18, 19 and 21, one page in dark mode: Air, Land & Sea's rules are formatted
     (a card table, bold words without their stars) with the developers' notes in a closed
     fold; a board is dimmed and framed, and the seat to speak in Codenames keeps readable
-    text on its highlight."""
+    text on its highlight; "Your rating" answers and the Leaderboard has a People view."""
     context = browser.new_context(viewport={"width": 1280, "height": 1100})
     page = context.new_page()
     page.set_default_timeout(WAIT)
@@ -395,4 +395,9 @@ def test_rules_read_formatted_and_dark_mode_keeps_boards_and_seats_readable(brow
     _expect()(board).to_be_visible()
     assert "brightness" in board.evaluate("(img) => getComputedStyle(img).filter")
     _shot(page, "play-codenames-dark")
+    page.get_by_text("Your rating", exact=True).click()  # item 21: this person said no
+    _expect()(page.locator("#your-rating")).to_contain_text("allow research use")
+    page.get_by_role("tab", name="Leaderboard").click()
+    page.get_by_role("tab", name="People").click()
+    _expect()(page.locator("#lb-people")).to_contain_text("person")
     context.close()

@@ -19,8 +19,9 @@ from sessions.ratings.leaderboard import (
     win_probability_plot,
 )
 from sessions.ratings.report import RatingTable
-from sessions.web import standings
+from sessions.web import people, standings
 from sessions.web.plain import escape
+from sessions.web.tabs.rating import RATINGS
 from sessions.web.tabs.site import store
 
 BOARD_POLL = 3.0
@@ -45,6 +46,17 @@ by `python -m benchmarks.ladder`: a level's score against the level below it (wi
 ½), and the strongest level's against two trivial plans (always the first legal move;
 always pass, stay or end when allowed). Targets: the interval's lower bound above 50%
 against the level below; 90% against each trivial plan in two-player games."""
+
+
+PEOPLE_TEXT = """People rated one by one, on the same scale as the programs and models they
+played (the table above pools every person as *People*). Listed: people who chose a display
+name and let their games be kept for research; the place counts every person rated."""
+
+
+def show_people() -> Any:
+    """The People view: each person with a display name, rated on their own."""
+    headers, rows = people.people_table(RATINGS.get(store()))
+    return gr.update(value={"headers": headers, "data": rows})
 
 
 @functools.cache
@@ -194,11 +206,17 @@ def build_leaderboard() -> gr.Tab:
                 nra = gr.Dataframe(interactive=False, elem_id="lb-nra")
             with gr.Tab("GAMA-Bench scores"):
                 gama = gr.Dataframe(interactive=False, elem_id="lb-gama", wrap=True)
+            with gr.Tab("People") as people_tab:
+                gr.Markdown(PEOPLE_TEXT)
+                people_frame = gr.Dataframe(interactive=False, elem_id="lb-people",
+                                            max_height=520)
             with gr.Tab("Difficulty levels"):
                 gr.Markdown(LADDER_TEXT)
                 gr.Dataframe(standings.ladder_table().value, interactive=False,
                              elem_id="lb-ladder", wrap=True, max_height=520)
         gr.Markdown(RATINGS_TEXT)
+    people_tab.select(show_people, None, people_frame, api_visibility="private",
+                      show_progress="minimal")
     timer = gr.Timer(BOARD_POLL, active=False)
     filters: list[Any] = [game, humans, since, until, blind, minimum]
     outputs = [shown, game, summary, overall, forest, heatmap, per_game, heads, nra, gama,
