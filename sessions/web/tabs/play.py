@@ -39,6 +39,7 @@ from sessions.web.tabs.llm import (
     watch_llm,
 )
 from sessions.web.tabs.rating import build_your_rating
+from sessions.web.tabs.rating import build_your_rating
 from sessions.web.tabs.site import OPEN, THEME_CSS, TURNS, store
 from sessions.web.tabs.table import (
     arrange_table,
@@ -469,6 +470,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     """The Play tab; returns the components the page's load event fills in."""
     width = gr.Number(visible=False, elem_id="screen-width")
     s = build_setup()
+    build_your_rating(profile)  # a closed fold under the setup (sessions.web.tabs.rating)
     build_your_rating(profile)  # a closed fold under the setup (sessions.web.tabs.rating)
     with gr.Row(elem_id="game-bar", visible=False, equal_height=False) as bar:
         title = gr.HTML(elem_id="bar-text")
