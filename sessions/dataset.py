@@ -25,7 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sessions.dataset_tables import COLUMNS, TABLES, Pseudonyms, load_clean, rows_of
+from sessions.dataset_tables import (
+    COLUMNS,
+    TABLES,
+    Pseudonyms,
+    Rows,
+    load_clean,
+    new_rows,
+    rows_of,
+)
 
 MARK = "llm-game-arena-dataset"
 """The data card's tag: a folder holding it is a dataset this code wrote (and may replace)."""
@@ -170,9 +178,9 @@ def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
                 game = record["game"]
                 if game not in talking:
                     talking[game] = _talks(game)
-                rows = rows_of(record, names, talking=game in talking and talking[game])
-                out.add(rows)
-                _count(built, record, rows, people)
+                rows_of(record, names, out.rows, talking=talking[game])
+                _count(built, record, people)
+                out.written()
     finally:
         built.rows.update(out.close())
     built.people = len(people)
@@ -199,15 +207,14 @@ def _talks(game: str) -> bool:
         return True  # a game this version does not know: treat its attempts as words
 
 
-def _count(built: Built, record: dict[str, Any], rows: dict[str, list[dict[str, Any]]],
-           people: set[str]) -> None:
+def _count(built: Built, record: dict[str, Any], people: set[str]) -> None:
     game = record["game"]
     built.games[game] += 1
-    for seat in rows["seats"]:
+    for seat in record["seats"]:
         built.kinds[seat["kind"]] += 1
-        if seat["player"]:
-            people.add(seat["player"])
-    if rows["sessions"][0]["has_human"]:
+        if seat.get("player_id"):
+            people.add(seat["player_id"])
+    if any(seat["kind"] == "human" for seat in record["seats"]):
         built.human_games[game] += 1
     ended = record.get("ended_at")
     if ended is not None:
@@ -220,39 +227,42 @@ class Tables:
 
     def __init__(self, folder: Path, shard: str) -> None:
         import pyarrow as pa
+        import pyarrow.compute as pc
         import pyarrow.parquet as pq
 
-        self._pa = pa
+        self._pa, self._pc = pa, pc
         self.schemas = {name: schema(name) for name in TABLES}
         self._writers = {}
         for name in TABLES:
             (folder / name).mkdir(parents=True)
             self._writers[name] = pq.ParquetWriter(folder / name / f"{shard}.parquet",
                                                    self.schemas[name], compression="zstd")
-        self._rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+        self.rows: Rows = new_rows()
         self.counts: Counter[str] = Counter()
 
-    def add(self, rows: dict[str, list[dict[str, Any]]]) -> None:
-        for name, new in rows.items():
-            held = self._rows[name]
-            held += new
-            if len(held) >= ROW_GROUP:
+    def written(self) -> None:
+        """Write out every table that has filled a row group."""
+        for name, rows in self.rows.items():
+            if len(rows) >= ROW_GROUP:
                 self._flush(name)
 
     def _flush(self, name: str) -> None:
-        rows = self._rows[name]
+        rows = self.rows[name]
         if not rows:
             return
         pa, schema_ = self._pa, self.schemas[name]
         columns = {}
-        for spec in schema_:
-            values = [row[spec.name] for row in rows]
+        for spec, values in zip(schema_, zip(*rows, strict=True), strict=True):
             if pa.types.is_timestamp(spec.type):
-                values = [None if v is None else round(v * 1000) for v in values]
-            columns[spec.name] = pa.array(values, type=spec.type)
+                seconds = pa.array(values, type=pa.float64())
+                values = self._pc.cast(self._pc.round(self._pc.multiply(seconds, 1000)),
+                                       pa.int64())
+                columns[spec.name] = values.cast(spec.type)
+            else:
+                columns[spec.name] = pa.array(values, type=spec.type)
         self._writers[name].write_table(pa.Table.from_pydict(columns, schema=schema_))
         self.counts[name] += len(rows)
-        self._rows[name] = []
+        self.rows[name] = []
 
     def close(self) -> Counter[str]:
         for name in TABLES:

@@ -159,10 +159,19 @@ class Pseudonyms:
 def load_clean(text: str, keys: Iterable[str]) -> dict[str, Any]:
     """A stored record's JSON, decoded, with every held key and key-shaped text blanked."""
     keys = list(keys)
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = _loads(text)
     if any(key in text for key in keys) or any(mark in text for mark in KEY_MARKS):
         data = _blank(data, keys)
     return data
+
+
+def _loads(text: str) -> Any:
+    """``json.loads``, by orjson (gradio's dependency: several times faster) when present."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover
+        return json.loads(text)
+    return orjson.loads(text)
 
 
 def _blank(value: Any, keys: list[str]) -> Any:
@@ -181,120 +190,107 @@ def talk_shared(seat: dict[str, Any]) -> bool:
     return seat.get("kind") != "human" or (seat.get("settings") or {}).get("talk") is True
 
 
-def rows_of(record: dict[str, Any], names: Pseudonyms, *,
-            talking: bool) -> dict[str, list[dict[str, Any]]]:
-    """The rows ``record`` (a decoded, cleaned record) adds to each table. ``talking``: the
+Rows = dict[str, list[tuple[Any, ...]]]
+"""Rows by table, each a tuple in :data:`COLUMNS`' order (cheap to make, and a table's
+columns are one ``zip`` away)."""
+
+
+def new_rows() -> Rows:
+    return {name: [] for name in TABLES}
+
+
+def rows_of(record: dict[str, Any], names: Pseudonyms, out: Rows, *, talking: bool) -> None:
+    """Add the rows of ``record`` (a decoded, cleaned record) to ``out``. ``talking``: the
     game takes words, so a person's refused attempts may hold words too."""
     sid = record["id"]
     seats = record["seats"]
     returns, scores = record.get("returns") or [], record.get("scores") or []
-    out: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
     out["sessions"].append(_session_row(record))
     for i, seat in enumerate(seats):
-        out["seats"].append({
-            "session_id": sid, "seat": i, "kind": seat["kind"], "entity": seat["entity"],
-            "spec": seat["spec"], "settings": _json(seat.get("settings") or {}),
-            "player": names.of(seat.get("player_id")), "team": seat.get("team"),
-            "score": scores[i] if i < len(scores) else None,
-            "return": returns[i] if i < len(returns) else None})
-    shared = [talk_shared(seat) for seat in seats]
+        out["seats"].append((
+            sid, i, seat["kind"], seat["entity"], seat["spec"],
+            _json(seat.get("settings") or {}), names.of(seat.get("player_id")),
+            seat.get("team"), scores[i] if i < len(scores) else None,
+            returns[i] if i < len(returns) else None))
+    quiet = [not talk_shared(seat) for seat in seats]
+    kinds = [seat["kind"] for seat in seats]
+    moves, talk = out["moves"], out["talk"]
     for index, move in enumerate(record["moves"]):
-        seat = move["seat"]
-        quiet = seat >= 0 and not shared[seat]
-        _move_rows(out, sid, index, move, seats, quiet and move.get("text") is not None,
-                   quiet and talking)
-    for n, attempt in enumerate(record.get("unplayed") or []):
+        seat, words = move["seat"], move.get("text")
+        label, raw, public = move["label"], move.get("raw", ""), move.get("public")
+        hush = seat >= 0 and quiet[seat]
+        if hush and words is not None:
+            label, public = _withhold(label, words), _withhold(public, words)
+            raw = words = WITHHELD
+        meta = move.get("meta")
+        usage = meta.get("usage") if meta else None
+        rejected = move.get("rejected")
+        started = move["started_at"]
+        moves.append((sid, index, move["node"], seat, move["action"], label, public, raw,
+                      move.get("reasoning", ""), bool(move.get("fallback")), started,
+                      move["ended_at"] - started, len(rejected) if rejected else 0,
+                      *(_usage(usage) if usage else NO_USAGE)))
+        if words is not None:
+            talk.append((sid, index, seat, kinds[seat] if seat >= 0 else "chance", label,
+                         words, public))
+        if meta and "llm" in meta:
+            _call_rows(out, sid, index, None, seat, meta)
+        for n, attempt in enumerate(rejected or ()):
+            _attempt_rows(out, sid, index, n, seat, attempt, hush and talking)
+    for n, attempt in enumerate(record.get("unplayed") or ()):
         seat = attempt.get("seat")
-        hide = talking and seat is not None and 0 <= seat < len(seats) and not shared[seat]
+        hide = talking and seat is not None and 0 <= seat < len(seats) and quiet[seat]
         _attempt_rows(out, sid, None, n, seat, attempt, hide)
-    return out
 
 
-def _session_row(record: dict[str, Any]) -> dict[str, Any]:
+def _session_row(record: dict[str, Any]) -> tuple[Any, ...]:
     started, ended = record.get("started_at"), record.get("ended_at")
-    return {
-        "session_id": record["id"], "game": record["game"], "params": _json(record["params"]),
-        "seed": record["seed"], "num_seats": len(record["seats"]),
-        "num_moves": len(record["moves"]),
-        "has_human": any(s["kind"] == "human" for s in record["seats"]),
-        "outcome": record.get("outcome"), "end_reason": record.get("end_reason") or "",
-        "ended_by": record.get("ended_by"), "started_at": started, "ended_at": ended,
-        "duration_s": ended - started if started is not None and ended is not None else None,
-        "tags": list(record.get("tags") or []), "metrics": _json(record.get("metrics") or {}),
-        "app_version": record.get("app_version")}
+    return (record["id"], record["game"], _json(record["params"]), record["seed"],
+            len(record["seats"]), len(record["moves"]),
+            any(s["kind"] == "human" for s in record["seats"]), record.get("outcome"),
+            record.get("end_reason") or "", record.get("ended_by"), started, ended,
+            ended - started if started is not None and ended is not None else None,
+            list(record.get("tags") or []), _json(record.get("metrics") or {}),
+            record.get("app_version"))
 
 
-def _move_rows(out: dict[str, list[dict[str, Any]]], sid: str, index: int,
-               move: dict[str, Any], seats: list[dict[str, Any]], hidden: bool,
-               hide_attempts: bool) -> None:
-    seat, words = move["seat"], move.get("text")
-    label, raw, public = move["label"], move.get("raw", ""), move.get("public")
-    if hidden:
-        label, public = _withhold(label, words), _withhold(public, words)
-        raw, words = WITHHELD, WITHHELD
-    usage = (move.get("meta") or {}).get("usage")
-    rejected = move.get("rejected") or []
-    out["moves"].append({
-        "session_id": sid, "move": index, "node": move["node"], "seat": seat,
-        "action": move["action"], "label": label, "public_label": public, "raw": raw,
-        "reasoning": move.get("reasoning", ""), "fallback": bool(move.get("fallback")),
-        "started_at": move["started_at"],
-        "seconds": move["ended_at"] - move["started_at"], "rejected": len(rejected),
-        **_usage(usage)})
-    if words is not None:
-        out["talk"].append({"session_id": sid, "move": index, "seat": seat,
-                            "kind": seats[seat]["kind"] if seat >= 0 else "chance",
-                            "label": label, "words": words, "public_label": public})
-    _call_rows(out, sid, index, None, seat, move.get("meta") or {})
-    for n, attempt in enumerate(rejected):
-        _attempt_rows(out, sid, index, n, seat, attempt, hide_attempts)
-
-
-def _attempt_rows(out: dict[str, list[dict[str, Any]]], sid: str, move: int | None, n: int,
-                  seat: int | None, attempt: dict[str, Any], hide: bool) -> None:
+def _attempt_rows(out: Rows, sid: str, move: int | None, n: int, seat: int | None,
+                  attempt: dict[str, Any], hide: bool) -> None:
     raw, message = attempt.get("raw", ""), attempt.get("message", "")
     if hide:
         message = message.replace(raw, WITHHELD) if raw else message
         raw = WITHHELD
-    usage = (attempt.get("meta") or {}).get("usage")
-    spent = _usage(usage)
-    out["rejected"].append({
-        "session_id": sid, "move": move, "attempt": n, "seat": seat, "raw": raw,
-        "reason": attempt.get("reason", ""), "message": message, "at": attempt.get("at"),
-        "prompt_tokens": spent["prompt_tokens"],
-        "completion_tokens": spent["completion_tokens"], "cost_usd": spent["cost_usd"]})
-    _call_rows(out, sid, move, n, seat, attempt.get("meta") or {})
+    meta = attempt.get("meta") or {}
+    spent = _usage(meta["usage"]) if meta.get("usage") else NO_USAGE
+    out["rejected"].append((sid, move, n, seat, raw, attempt.get("reason", ""), message,
+                            attempt.get("at"), spent[0], spent[1], spent[3]))
+    if "llm" in meta:
+        _call_rows(out, sid, move, n, seat, meta)
 
 
-def _call_rows(out: dict[str, list[dict[str, Any]]], sid: str, move: int | None,
-               attempt: int | None, seat: int | None, meta: dict[str, Any]) -> None:
+def _call_rows(out: Rows, sid: str, move: int | None, attempt: int | None, seat: int | None,
+               meta: dict[str, Any]) -> None:
     llm = meta.get("llm")
     if not llm:
         return
     cost = (meta.get("usage") or {}).get("cost_usd")
     for n, call in enumerate(llm.get("calls") or []):
-        out["llm_calls"].append({
-            "session_id": sid, "move": move, "attempt": attempt, "seat": seat,
-            "entity": llm.get("entity"), "provider": llm.get("provider"),
-            "model": llm.get("model"), "reasoning_mode": llm.get("reasoning"),
-            "purpose": call.get("purpose"), "call": call.get("index", n),
-            "prompt_tokens": call.get("prompt_tokens", 0),
-            "completion_tokens": call.get("completion_tokens", 0),
-            "tokens_estimated": bool(call.get("estimated")),
-            "seconds": call.get("seconds", 0.0), "finish": call.get("finish"),
-            "failure": call.get("failure"), "instruction": call.get("instruction", ""),
-            "answer": call.get("text", ""), "answer_reasoning": call.get("reasoning", ""),
-            "decision_cost_usd": cost})
+        out["llm_calls"].append((
+            sid, move, attempt, seat, llm.get("entity"), llm.get("provider"),
+            llm.get("model"), llm.get("reasoning"), call.get("purpose"), call.get("index", n),
+            call.get("prompt_tokens", 0), call.get("completion_tokens", 0),
+            bool(call.get("estimated")), call.get("seconds", 0.0), call.get("finish"),
+            call.get("failure"), call.get("instruction", ""), call.get("text", ""),
+            call.get("reasoning", ""), cost))
 
 
-def _usage(usage: dict[str, Any] | None) -> dict[str, Any]:
-    if not usage:
-        return {"prompt_tokens": None, "completion_tokens": None, "llm_calls": 0,
-                "cost_usd": None, "tokens_estimated": False}
-    return {"prompt_tokens": usage.get("prompt_tokens"),
-            "completion_tokens": usage.get("completion_tokens"),
-            "llm_calls": usage.get("calls", 0), "cost_usd": usage.get("cost_usd"),
-            "tokens_estimated": bool(usage.get("estimated"))}
+NO_USAGE = (None, None, 0, None, False)
+
+
+def _usage(usage: dict[str, Any]) -> tuple[Any, ...]:
+    """(prompt tokens, completion tokens, calls, cost, estimated) of a move's usage."""
+    return (usage.get("prompt_tokens"), usage.get("completion_tokens"), usage.get("calls", 0),
+            usage.get("cost_usd"), bool(usage.get("estimated")))
 
 
 def _withhold(text: str | None, words: str | None) -> str | None:

@@ -1,0 +1,126 @@
+"""How long ``python -m sessions dataset`` takes, and how much memory, on a big store.
+
+    python -m benchmarks.dataset [--sessions 100000] [--mix all|people] [--keep DIR]
+
+The store holds copies (new ids, a person in seat 0 of most, one in ten not shared for
+research, five thousand people) of real sessions between random agents: ``--mix all`` one
+of every game in turn (all 27 games, GAMA-Bench's ten-seat tables of 200 moves and Pit's
+400 included: about 100 moves a session), ``--mix people`` the two-seat games people play
+on the page (tic-tac-toe, Connect Four, Kuhn poker, nim, liar's dice, breakthrough; about
+20 moves a session). The dataset is built in a child process (``python -m sessions
+dataset``), whose wall time, CPU time (user + system: what it costs on an idle machine;
+the wall time grows with the machine's load, printed too) and peak resident memory are
+printed. Target: <= 60 s and <= 1 GB for 100,000 sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from agents.specs import parse_spec
+from games import registry
+from sessions.fanout import play_one
+from sessions.store import Store
+
+PEOPLE_GAMES = ("tic_tac_toe", "connect_four", "kuhn_poker", "nim", "liars_dice",
+                "breakthrough")
+
+
+def samples(mix: str) -> list:
+    games = [g.id for g in registry.all_games()] if mix == "all" else list(PEOPLE_GAMES)
+    out = []
+    for seed in range(2):
+        for game in games:
+            players = registry.get(game).taxonomy.players
+            out.append(play_one(game, [parse_spec("random")] * players, seed=seed))
+    return out
+
+
+def build_store(path: Path, sessions: int, mix: str) -> None:
+    base = samples(mix)
+    with Store(path) as store:
+        store.save(base[0])
+    dicts = [record.to_dict() for record in base]
+    db = sqlite3.connect(path)
+    with db:
+        for start in range(0, sessions, 5_000):
+            matches, rows = [], []
+            for i in range(start, min(sessions, start + 5_000)):
+                record = dict(dicts[i % len(dicts)])
+                seats = [dict(seat) for seat in record["seats"]]
+                shared = i % 10 != 0
+                if i % 4 != 3:  # three sessions in four have a person in seat 0
+                    seats[0].update(kind="human", spec="human", entity="human",
+                                    player_id=f"player-{i % 5000:05d}",
+                                    display_name=f"Name {i % 5000}",
+                                    settings={"consent": shared, "talk": i % 3 == 0})
+                record.update(id=uuid.uuid4().hex, seats=seats, ended_at=1.7e9 + i * 60,
+                              research_use=shared)
+                matches.append((record["id"], record["game"], record["outcome"], int(shared),
+                                record["started_at"], record["ended_at"],
+                                json.dumps(record, separators=(",", ":"), sort_keys=True), "",
+                                i + 2))
+                scores, returns = record["scores"], record["returns"]
+                rows += [(record["id"], n, s["kind"], s["entity"], s["player_id"],
+                          scores[n] if scores else None, returns[n] if returns else None,
+                          s["team"]) for n, s in enumerate(seats)]
+            db.executemany("INSERT INTO matches (id, game, outcome, research_use, started_at, "
+                           "ended_at, record, tags, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           matches)
+            db.executemany("INSERT INTO seats (match_id, seat, kind, entity, player_id, score, "
+                           "return, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=100_000)
+    parser.add_argument("--mix", choices=["all", "people"], default="all")
+    parser.add_argument("--keep", type=Path, default=None, help="build the store here")
+    args = parser.parse_args(argv)
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="arena-dataset-"))
+    path = folder / f"arena-{args.mix}-{args.sessions}.sqlite3"
+    if not path.exists():
+        start = time.perf_counter()
+        build_store(path, args.sessions, args.mix)
+        print(f"built a store of {args.sessions:,} sessions ({args.mix}) in "
+              f"{time.perf_counter() - start:.0f} s")
+    print(f"store: {path} ({path.stat().st_size / 2**20:.0f} MiB)")
+    out = folder / f"dataset-{args.mix}"
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "sessions", "dataset", str(out), "--db",
+                           str(path)], capture_output=True, text=True, env=_env(folder))
+    seconds = time.perf_counter() - start
+    if done.returncode:
+        print(done.stderr, file=sys.stderr)
+        return done.returncode
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = usage.ru_maxrss / 2**20  # KiB -> GiB
+    cpu = usage.ru_utime + usage.ru_stime
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 2**20
+    print(done.stderr.strip())
+    print(json.dumps({"sessions": args.sessions, "mix": args.mix, "seconds": round(seconds, 1),
+                      "cpu_seconds": round(cpu, 1), "load_average": os.getloadavg()[0],
+                      "peak_rss_gib": round(peak, 2), "dataset_mib": round(size, 1)}))
+    verdict = "met" if seconds <= 60 and peak <= 1 else "NOT met"
+    print(f"target (<= 60 s and <= 1 GB): {verdict}")
+    return 0
+
+
+def _env(folder: Path) -> dict[str, str]:
+    return {**os.environ, "ARENA_DATASET_SALT": "benchmark-salt-not-secret-0123456789"}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
