@@ -219,3 +219,20 @@ def test_sigterm_stops_the_app_within_seconds_whatever_it_is_doing(silent_app):
                 if r.started_at >= began and r.game in ("hive", "tic_tac_toe")]
     assert sorted(ours) == [("hive", "abandoned", "the server stopped"),
                             ("tic_tac_toe", "abandoned", "the server stopped")], ours
+
+
+def test_only_models_the_server_offers_can_be_played_and_a_resign_rates_nothing(app):
+    """Issue 24 item 4: an invented model is refused with a sentence; nothing is stored."""
+    client = _client(app)
+    with Store(app.store_path) as store:
+        before = store.count()
+    for opponent, message in (
+            ("compat/Totally-Real-GPT6+prompt", "compat/Totally-Real-GPT6 is not offered on "
+                                                "this server"),
+            ("openai/gpt-7-preview", "openai/gpt-7-preview is not offered"),
+            ("compat/evil\x00model", r"model name 'evil\\x00model' is not valid")):
+        with pytest.raises(AppError, match=message):
+            client.predict("tic_tac_toe", opponent, "first", PLAYER, True, "",
+                           api_name="/new_game")
+    with Store(app.store_path) as store:
+        assert store.count() == before

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -35,6 +36,19 @@ SDK_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
 
 class ConfigError(ValueError):
     """An opponents file that cannot be used; the message names the file, entry and field."""
+
+
+MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}")
+"""What a model name may be: letters, digits and ``. _ : @ / -``, 1-200 characters (no
+control, zero-width or direction characters, no spaces, no ``+``: it separates modes)."""
+
+
+def check_model_name(name: str) -> str:
+    """``name`` if it is a valid model name, else ValueError saying what is allowed."""
+    if not MODEL_NAME.fullmatch(name):
+        raise ValueError(f"model name {name[:80]!r} is not valid: use 1-200 letters, digits "
+                         "and . _ : @ / - (starting with a letter or digit)")
+    return name
 
 
 @dataclass(frozen=True)

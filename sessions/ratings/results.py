@@ -141,6 +141,8 @@ def _result(match_id: str, game: str, outcome: str | None, research_use: bool,
         return "abandoned"
     if not research_use:
         return "not shared for research"
+    if "unrated" in tags:  # a model the server's opponents file does not list (llm_page)
+        return "a model the server does not list"
     if any(s["kind"] not in KINDS or not s["entity"] for s in seats):
         return "unknown agent"
     scores = [s["score"] for s in seats]

@@ -24,7 +24,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -40,6 +40,7 @@ from agents.llm import (
     opponent_choices,
     redaction,
 )
+from agents.llm.config import check_model_name
 from agents.llm.local import missing
 from agents.llm.modes import REASONING, base
 from agents.specs import AgentSpec, make_agent, parse_spec
@@ -157,6 +158,38 @@ def entry_for(spec: AgentSpec | str) -> Opponent:
     return load_opponents().find(parsed.provider or "", parsed.model or "")
 
 
+OPEN_PROVIDERS_ENV = "ARENA_OPEN_PROVIDERS"
+"""The owner's setting: providers (comma-separated, e.g. ``compat``) whose every model may
+be played from the page and the API, at the server the owner set for the provider
+(``ARENA_COMPAT_BASE_URL``...): a person names the model, never the address."""
+RATE_OPEN_ENV = "ARENA_RATE_OPEN_MODELS"
+"""The owner's setting: ``1`` rates games against models the opponents file does not list;
+otherwise they are stored tagged :data:`UNRATED` and left out of the ratings."""
+UNRATED = "unrated"
+
+
+def offered(spec: AgentSpec, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the page and the API may seat language model ``spec``: an opponents-file
+    entry (True), or a valid model name of a provider the owner opened (False: not listed).
+    Anything else is refused (ValueError) with what may be played instead."""
+    env = os.environ if env is None else env
+    provider, model = spec.provider or "", spec.model or ""
+    try:
+        check_model_name(model)
+    except ValueError as err:
+        raise ValueError(f"{err}: nothing was started") from None
+    try:
+        listed = any(e.provider == provider and e.model == model for e in load_opponents())
+    except ConfigError:
+        listed = False
+    opened = {p.strip() for p in env.get(OPEN_PROVIDERS_ENV, "").split(",") if p.strip()}
+    if listed or (provider in opened and provider != "local"):
+        return listed
+    raise ValueError(f"{provider}/{model} is not offered on this server: play one of the "
+                     "language models its opponent list names (the API's /opponents lists "
+                     "them); its owner adds models in the opponents file")
+
+
 def key_slot(entry: Opponent) -> str | None:
     """The destination a key is held for (None: this opponent takes no key)."""
     if entry.provider == "local":
@@ -263,11 +296,15 @@ class Seating:
         self.keyring = keyring
         self.panel = Panel()
         self.llm_seats = 0
+        self.unlisted = 0
+        """Seats of models the opponents file does not list (an owner-opened provider)."""
 
     def build(self, spec: AgentSpec, game: GameSpec, params: dict[str, Any], *,
               seed: int) -> Agent:
         if spec.kind != "llm":
             return make_agent(spec, game, params, seed=seed)
+        listed = offered(spec)  # refuses a model the server does not offer
+        self.unlisted += not listed
         self.llm_seats += 1
         entry = entry_for(spec)
         if entry.provider == "local":
@@ -276,6 +313,9 @@ class Seating:
             key_slot(entry)), on_event=self.panel.hear)
 
     def attach(self, session: LiveGame) -> None:
+        if self.unlisted and os.environ.get(RATE_OPEN_ENV) != "1":
+            record = session.record
+            record.tags = [*record.tags, UNRATED]  # stored, never rated (sessions.ratings)
         if self.llm_seats:
             self.panel.follow(session)
             _PANELS[session] = self.panel

@@ -157,8 +157,7 @@ class PlaySession:
         self._stored = False
         self._thinking = False
         self._refused_while_thinking = False
-        self._shown_deadline: tuple[tuple[tuple[int, ...], float] | None, float | None] = (
-            None, None)
+        self._shown_deadline: tuple[tuple[Any, ...] | None, float | None] = (None, None)
         self.detail = ""
         """The adapter's full message for the person's last refused input (the notice says
         it in a sentence; the record and the API keep this one)."""
@@ -303,33 +302,44 @@ class PlaySession:
             now = time.monotonic()
             thinking = (f"{self._names(busy)} {_be(busy)} thinking… "
                         f"{now - self.agents.since(busy):.0f} s")
-            deadline = self._countdown(busy)
-            if deadline is None:
+            countdown = self._countdown(busy)
+            if countdown is None:
                 return thinking
-            return f"{thinking} (at most {max(0.0, deadline - now):.0f} s more)"
+            kind, deadline = countdown
+            left = max(0.0, deadline - now)
+            if kind == "silent":
+                return f"{thinking} (no answer yet: gives up in {left:.0f} s)"
+            return f"{thinking} (at most {left:.0f} s more)"
         if self.your_turn:
             return "Your turn."
         waiting = self.match.to_move()
         return f"Waiting for {self._names(waiting)}." if waiting else ""
 
-    def _countdown(self, seats: tuple[int, ...]) -> float | None:
-        """When the thinking ``seats`` must have answered at the latest, never later than
-        what was shown before in the same spell of thinking: a seat with a move time limit
-        (an LLM's ``budget.turn_seconds``) counts down from it; others from what they say
-        (an LLM seat's deadline moves later once its provider starts answering, so the
-        countdown jumped up: "at most 112 s more", then "at most 171 s more")."""
+    def _countdown(self, seats: tuple[int, ...]) -> tuple[str, float] | None:
+        """How long the thinking ``seats`` may take at most: ``("at most", deadline)``, or
+        ``("silent", deadline)`` while a seat with a move time limit (an LLM's
+        ``budget.turn_seconds``) has not heard from its provider and gives up sooner (its
+        first-token limit). Neither number ever goes up within one spell of thinking: the
+        seat's own deadline moves later once the provider starts answering, and the page
+        showed "at most 112 s more", then "at most 171 s more"; now it shows "no answer yet:
+        gives up in 112 s", then "at most 171 s more", counting down the move's limit."""
         since = self.agents.since(seats)
         limits = [since + float(budget.turn_seconds) for budget in
                   (getattr(self.agents.by_seat.get(s), "budget", None) for s in seats)
                   if budget is not None and getattr(budget, "turn_seconds", None)]
-        deadline = max(limits) if limits else self.agents.deadline(seats)
-        if deadline is None:
+        live = self.agents.deadline(seats)
+        firm = max(limits) if limits else None
+        if firm is None and live is None:
             return None
+        if firm is not None and live is not None and live < firm - 1:
+            kind, deadline = "silent", live
+        else:
+            kind, deadline = "at most", firm if firm is not None else float(live or 0)
         spell, shown = self._shown_deadline
-        if spell == (seats, since) and shown is not None:
+        if spell == (seats, since, kind) and shown is not None:
             deadline = min(deadline, shown)
-        self._shown_deadline = ((seats, since), deadline)
-        return deadline
+        self._shown_deadline = ((seats, since, kind), deadline)
+        return kind, deadline
 
     def result(self) -> str:
         """How the game ended, from the person's side ('' while it runs)."""
@@ -645,6 +655,8 @@ class PlaySession:
     def _refusal(self, expected: int | None = None) -> str:
         self.viewing = None  # any input brings the board back to the game as it is now
         if expected is not None and expected != self.move_number:
+            self.detail = (f"Not played: that was sent for move {expected}, but the game is at "
+                           f"move {self.move_number} now.")  # for the API and tools
             return ("The board changed before that arrived, so it was not played: "
                     "have a look and play again.")
         if self.over:
