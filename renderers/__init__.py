@@ -42,6 +42,8 @@ Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of
 - optional ``NARROW = True``: ``image``, ``hit_test`` and ``centres`` also take
   ``narrow=True``, a layout for narrow screens (a phone held upright: taller than wide, the
   same board and targets rearranged). A vision model always gets the default layout.
+- optional ``seen_to_move(state, seat, to_move) -> list[int]``: who a viewer (``seat``, or
+  None for a spectator) is shown as acting, where the game hides it (:func:`seen_to_move`).
 - optional ``SIDES``: the name of each seat's side as the image draws it (``("X", "O")``,
   ``("White", "Black")``, the table games' ``("red", "blue")``); the page says "You (X)"
   (:func:`side_name`).
@@ -141,6 +143,16 @@ def ending(game_id: str, state: pyspiel.State) -> str:
     ``Red wins: Blue hit the assassin``), or '' when the renderer does not say."""
     said = getattr(renderer(game_id), "ending", None)
     return said(state) if said is not None and state.is_terminal() else ""
+
+
+def seen_to_move(game_id: str, state: pyspiel.State, seat: int | None,
+                 to_move: Sequence[int]) -> list[int]:
+    """The seats a viewer is shown as acting: ``seat``'s view (None: a spectator's public
+    view). ``to_move`` unless the game hides who acts (a renderer's optional
+    ``seen_to_move``: in Two Rooms and a Boom the other room must not see that a share was
+    offered, so it sees the giver's turn go on while the other player answers)."""
+    seen = getattr(renderer(game_id), "seen_to_move", None)
+    return list(to_move) if seen is None else seen(state, seat, list(to_move))
 
 
 def seat_label(game_id: str, seat: int) -> str:

@@ -71,6 +71,30 @@ def test_a_card_share_is_seen_by_the_two_seats_only():
     assert "card share" not in text_view(SPEC.id, state, 4)  # the other room does not
 
 
+def test_the_other_room_is_not_told_that_a_share_was_offered():
+    """While player 2 answers player 1's share, the other room's views (text, image, who is
+    shown acting) are exactly what they were before the offer: player 1's turn goes on."""
+    from renderers import seen_to_move
+
+    state = dealt(*SIX)  # player 1 speaks first; room 1 is players 1-3, room 2 players 4-6
+    before = {seat: (text_view(SPEC.id, state, seat), png(image_view(SPEC.id, state, seat)))
+              for seat in (3, 4, 5)}
+    play(state, "card share with player 2")
+    assert state.current_player() == 1  # player 2 answers
+    for seat in (3, 4, 5):
+        now = text_view(SPEC.id, state, seat)
+        assert "Player 1 is to act." in now and "Player 2" not in now.split("\n")[-1]
+        assert (now, png(image_view(SPEC.id, state, seat))) == before[seat]
+        assert seen_to_move(SPEC.id, state, seat, [1]) == [0]
+    assert seen_to_move(SPEC.id, state, None, [1]) == [0]  # spectators: the public view
+    for seat in (0, 2):  # the giver's room heard the offer: it sees player 2 answer
+        assert "Player 2 is to act." in text_view(SPEC.id, state, seat)
+        assert seen_to_move(SPEC.id, state, seat, [1]) == [1]
+    assert "Your turn: player 1 offers a card share" in text_view(SPEC.id, state, 1)
+    play(state, "accept")
+    assert state.current_player() == 1 and "Player 2 is to act." in text_view(SPEC.id, state, 4)
+
+
 def test_room_talk_stays_in_the_room_and_words_are_checked():
     state = dealt(*SIX)
     with pytest.raises(MoveError, match="say: <statement>"):
@@ -142,3 +166,23 @@ def test_the_gambler_bets_last_and_teams_are_recorded():
         assert sorted(s.team for s in record.seats) == ["blue"] * 3 + ["grey"] + ["red"] * 3
         restored = MatchRecord.from_json(record.to_json())
         assert list(replay(restored).returns()) == record.returns
+
+
+def test_the_page_shows_the_other_room_the_givers_turn_during_a_share():
+    """A person in the other room: the status line and the talk panel's speaking seat name
+    the giver while the offered player answers."""
+    from sessions.web.play import PlaySession
+    from sessions.web.players import Person
+    from sessions.web.talk import talk_screen
+
+    s = PlaySession(SPEC.id, ["random"] * 5, person=Person("player-rooms-1", consent=True),
+                    seat=5, seed=0)
+    state = s.match.state
+    giver = state.current_player()
+    assert giver != 5 and state.rooms[5] != state.rooms[giver]  # seed 0: player 1 speaks
+    mate = next(x for x in state.room_of(giver) if x != giver)
+    s.match.submit(giver, Text(text=f"card share with player {mate + 1}"))
+    assert s.match.to_move() == [mate]
+    assert s.status() == f"Waiting for player {giver + 1} (Random)."
+    speaking = [seat.speaking for seat in talk_screen(s).seats]
+    assert speaking == [seat == giver for seat in range(6)]

@@ -138,6 +138,20 @@ class TwoRoomsState(pyspiel.State):
     def room_of(self, seat: int) -> list[int]:
         return [s for s in range(self.players) if self.rooms[s] == self.rooms[seat]]
 
+    def seen_acting(self, seat: int | None) -> int:
+        """Who ``seat`` (None: the whole table, as spectators see it) is shown to be acting.
+        A share is offered aloud in the giver's room only: there everyone sees the other
+        player answer; the other room must not learn that a share was offered, so it sees
+        the giver, whose turn it still is (the turn ends with the answer)."""
+        acting = self.current_player()
+        if self.offer is None:
+            return acting
+        giver = self.offer[0]
+        if seat is not None and 0 <= seat < self.players and \
+                self.rooms[seat] == self.rooms[giver]:
+            return acting
+        return giver
+
     def gambler(self) -> int | None:
         return self.cards.index(GAMBLER) if GAMBLER in self.cards else None
 

@@ -58,6 +58,13 @@ def teams_known(state: pyspiel.State, seat: int) -> list[str | None]:
     return out
 
 
+def seen_to_move(state: pyspiel.State, seat: int | None, to_move: list[int]) -> list[int]:
+    """The seats ``seat`` (None: a spectator) is shown as acting: the answer to a share is
+    hidden from the other room (see :meth:`TwoRoomsState.seen_acting`)."""
+    assert isinstance(state, tr.TwoRoomsState)
+    return [state.seen_acting(seat)] if to_move else []
+
+
 def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
              selection: tuple[str, ...] = ()) -> str | None:
     """Nothing in the rooms is clicked: moves are buttons and the talk box."""
@@ -82,7 +89,7 @@ def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
     canvas.text((WIDTH / 2, HEADER_HEIGHT + 22), line, size=17, bold=True, fill=INK,
                 anchor="mm")
     if len(state.leaders) == 2:
-        known, acting = state.known(seat), state.current_player()
+        known, acting = state.known(seat), state.seen_acting(seat)
         for room in (0, 1):
             x0 = 14 + room * (ROOM_W + 12)
             y0 = HEADER_HEIGHT + 44
@@ -127,7 +134,7 @@ def _progress(state: tr.TwoRoomsState) -> str:
 def _status(state: tr.TwoRoomsState, seat: int) -> str:
     if state.over:
         return "Game over: you won" if state.returns()[seat] > 0 else "Game over: you lost"
-    acting = state.current_player()
+    acting = state.seen_acting(seat)
     if acting < 0:
         return "Dealing"
     return "Your turn" if acting == seat else f"{player(acting).title()} to act"
@@ -168,7 +175,7 @@ def text(state: pyspiel.State, seat: int) -> str:
 def _now(state: tr.TwoRoomsState, seat: int) -> str:
     if state.over:
         return "Game over: " + _progress(state) + "."
-    acting = state.current_player()
+    acting = state.seen_acting(seat)
     if acting != seat:
         return f"{player(acting).title()} is to act." if acting >= 0 else "Dealing."
     if state.betting():

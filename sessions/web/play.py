@@ -46,7 +46,15 @@ from agents.naming import check_limits
 from agents.specs import AgentSpec, make_agent, parse_spec, seat_seed
 from games import registry
 from games.actions import ActionId, LegalMove, MoveError, Proposal, Text
-from renderers import click_target, ending, image_view, renderer, seat_label, text_view
+from renderers import (
+    click_target,
+    ending,
+    image_view,
+    renderer,
+    seat_label,
+    seen_to_move,
+    text_view,
+)
 from sessions.engine import UNREACHABLE, FailurePolicy
 from sessions.match import Match, NotYourTurn
 from sessions.record import CHANCE, MatchRecord, SeatRecord
@@ -693,6 +701,7 @@ class PlaySession:
         return self.seat_name(seat)
 
     def _names(self, seats: Sequence[int]) -> str:
+        seats = seen_to_move(self.spec.id, self.match.state, self.human, seats)
         if len(seats) > 2:
             return f"{len(seats)} players"
         return " and ".join(self.seat_name(s) for s in seats) or "The opponent"

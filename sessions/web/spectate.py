@@ -36,7 +36,7 @@ from typing import Any
 from PIL import Image
 
 from games.registry import GameSpec
-from renderers import image_view, png, seat_label, side_name, text_view
+from renderers import image_view, png, seat_label, seen_to_move, side_name, text_view
 from sessions.record import CHANCE, MatchRecord, MoveRecord, replay, shown_label
 from sessions.web import llm_page, llm_panel_html, replays
 from sessions.web.live import LiveGame
@@ -157,7 +157,7 @@ def status(game: LiveGame, names: dict[int, str]) -> str:
     if game.over:
         return result_text(game.record, names.__getitem__)
     paused = "Paused. " if getattr(game, "paused", False) else ""
-    seats = game.match.to_move()
+    seats = seen_to_move(game.record.game, game.match.state, None, game.match.to_move())
     if not seats:
         return paused.strip()
     if len(seats) > 2:

@@ -27,7 +27,7 @@ from games import registry
 from games.actions import LegalMove
 from games.registry import GameSpec
 from games.talk import Utterance
-from renderers import renderer, seat_label
+from renderers import renderer, seat_label, seen_to_move
 from sessions.web.players import opponent_label, opponents_for
 from sessions.web.seated import Seated
 
@@ -86,7 +86,7 @@ def talk_screen(session: Seated) -> TalkScreen:
     spec, seat, state = session.spec, session.human, session.match.state
     view = renderer(spec.id)
     heard: list[Utterance] = view.talk(state, seat)
-    speaking = set(session.match.to_move())
+    speaking = set(seen_to_move(spec.id, state, seat, session.match.to_move()))
     known = view.teams_known(state, seat)
     seats = tuple(
         Seat(seat_label(spec.id, s), "you" if s == seat else opponent_label(info.spec),
