@@ -58,7 +58,8 @@ def test_stale_moves_are_refused_with_the_position_now(app):
     taken = [a for a in answers if a["accepted"]]
     assert len(taken) == 1  # nine different moves at once: one is played, not nine in turn
     for refused in (a for a in answers if not a["accepted"]):
-        assert refused["notice"].startswith("Not played: that was sent for move 1, but the "
+        assert refused["notice"].startswith("The board changed before that arrived")
+        assert refused["detail"].startswith("Not played: that was sent for move 1, but the "
                                             "game is at move ")
     now = client.predict(api_name="/state")
     assert len(now["moves"]) == 2 and now["move_number"] == 3
@@ -66,7 +67,7 @@ def test_stale_moves_are_refused_with_the_position_now(app):
     x, y = centres(get("tic_tac_toe").load().new_initial_state(), 0)[free]
     stale = client.predict(x, y, 1, api_name="/click")
     assert stale["accepted"] is False and stale["moves"] == now["moves"]
-    assert stale["view"] == now["view"] and "game is at move 3" in stale["notice"]
+    assert stale["view"] == now["view"] and "game is at move 3" in stale["detail"]
     fresh = client.predict(x, y, 3, api_name="/click")
     assert fresh["accepted"] and len(fresh["moves"]) >= 3
     unchecked = client.predict(fresh["legal"][0], api_name="/move")  # expected is optional
@@ -171,8 +172,8 @@ def test_a_person_waiting_on_a_silent_model_sees_a_countdown_and_wins_in_seconds
                                "provider sent no text for 2 s (first-token timeout); not "
                                "retryable): you win.")
     counting = [status for status, _ in seen if "thinking" in status]
-    assert counting and all(status.endswith(("(at most 2 s more)", "(at most 1 s more)",
-                                             "(at most 0 s more)")) for status in counting)
+    assert counting and all(status.endswith(("gives up in 2 s)", "gives up in 1 s)",
+                                             "gives up in 0 s)")) for status in counting)
     left = [turn["seconds_left"] for _, thinking in seen for turn in thinking.get("turns", [])
             if turn["thinking"]]
     assert left and all(0 <= s <= 2.0 for s in left)

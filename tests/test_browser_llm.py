@@ -94,11 +94,12 @@ def test_pick_a_model_type_a_key_and_watch_it_think(page, app, fake):
             free = "C3R3" if cell != "C3R3" else "C3R1"
             _click_board(page, "tic_tac_toe", free)  # while it thinks: answered at once
             _expect()(page.locator("#notice")).to_have_text(
-                "Wait: GPT-4o mini (CoT) is thinking.")
+                "One moment: GPT-4o mini (CoT) is still thinking.")
         _expect()(page.locator("#status")).to_contain_text(re.compile("Your turn|Game over"))
         if move == 0:  # the reply is in: the notice no longer says to wait
             _expect()(page.locator("#notice")).to_have_text(
-                "GPT-4o mini (CoT) answered; what you did while waiting was not played.")
+                "GPT-4o mini (CoT) moved; your click while waiting was not played, so play "
+                "on from here.")
         _expect()(page.locator("#moves textarea")).to_have_value(
             re.compile(rf"{count + 2}\. GPT-4o mini \(CoT\): C\dR\d"))
         _expect()(panel).to_contain_text(re.compile(r"answered C\dR\d in \d+\.\d s"))

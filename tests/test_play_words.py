@@ -144,10 +144,16 @@ def test_the_thinking_countdown_never_jumps_up():
     next(progress)
     assert agent.started.wait(5)
     shown = [s.status()]
-    agent.deadline = time.monotonic() + 171  # the provider began answering
+    agent.deadline = time.monotonic() + 150  # still silent, with a later limit
     shown.append(s.status())
-    left = [int(text.split("at most ")[1].split(" s")[0]) for text in shown]
-    assert left[1] <= left[0] <= 180, shown
+    agent.deadline = s.agents.since((1,)) + 180  # the provider answers: the move's limit
+    shown.append(s.status())
+    agent.deadline = time.monotonic() + 500
+    shown.append(s.status())
+    assert shown[0].endswith("(no answer yet: gives up in 112 s)"), shown
+    silent = [int(t.split("gives up in ")[1].split(" s")[0]) for t in shown[:2]]
+    most = [int(t.split("at most ")[1].split(" s")[0]) for t in shown[2:]]
+    assert silent[1] <= silent[0] and most[1] <= most[0] <= 180, shown
     agent.release.set()
     list(progress)
 
