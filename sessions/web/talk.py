@@ -19,6 +19,7 @@ agent for every other seat (a language model may sit in any of them).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -92,8 +93,8 @@ def talk_screen(session: Seated) -> TalkScreen:
         Seat(seat_label(spec.id, s), "you" if s == seat else opponent_label(info.spec),
              known[s] or "", s == seat, s in speaking)
         for s, info in enumerate(session.record.seats))
-    lines = tuple(Line(seats[u.speaker].name if u.speaker >= 0 else "table", u.kind, u.text,
-                       u.speaker == seat, u.private) for u in heard)
+    lines = tuple(Line(seats[u.speaker].name if u.speaker >= 0 else "table", u.kind,
+                       visible(u.text), u.speaker == seat, u.private) for u in heard)
     form = spec.grammar.free_text
     hint = form.hint if form is not None else ""
     legal = session.legal()
@@ -146,11 +147,29 @@ def _plain_verb(legal: Sequence[LegalMove]) -> str:
     return next((verb for verb in PLAIN_VERBS if verb in verbs), "")
 
 
+def visible(text: str) -> str:
+    """``text`` without the characters that show nothing or change how the rest shows:
+    controls (NUL...; tabs and line breaks stay), zero-width and direction-override
+    characters (Unicode's format category: a right-to-left override turns the words after
+    it around on screen). What the characters around them say is kept."""
+    return "".join(ch for ch in text if ch in "\t\n\r" or unicodedata.category(ch)
+                   not in ("Cc", "Cf"))
+
+
+def one_line(text: str) -> str:
+    """A person's typed words as one line: :func:`visible`, and line breaks as spaces. The
+    adapter reads a typed text line by line (like a model's answer, whose last move line
+    counts), so words after a break were dropped without a word; now every word is kept."""
+    return " ".join(visible(text).split())
+
+
 def as_statement(session: Seated, text: str) -> str:
-    """The person's typed ``text`` as the game reads it: plain words (no verb of the game's
-    form, no move's name) are a statement (``say: <words>``) wherever a statement is legal,
-    an answer when the person must answer; anything else unchanged. Language models'
-    answers are not read this way (their prose around a move is not a statement)."""
+    """The person's typed ``text`` as the game reads it (on :func:`one_line`): plain words
+    (no verb of the game's form, no move's name) are a statement (``say: <words>``) wherever
+    a statement is legal, an answer when the person must answer; anything else unchanged.
+    Language models' answers are not read this way (their prose around a move is not a
+    statement)."""
+    text = one_line(text)
     words = text.strip()
     legal = session.legal()
     verb = _plain_verb(legal)
