@@ -21,6 +21,7 @@ from typing import Any
 import gradio as gr
 
 from agents.llm import local_servers
+from sessions import dataset_hub, forget
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
@@ -94,4 +95,6 @@ demo.queue(**serving.QUEUE)
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     llm_page.prepare_offline_models()  # in the background: the page serves meanwhile
+    dataset_hub.start_from_env()  # ARENA_DATASET_REPO: push the dataset on a schedule
+    forget.start_retention()  # ARENA_RETENTION_DAYS: drop old sessions not shared
     demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH)  # honours GRADIO_SERVER_*

@@ -32,8 +32,7 @@ def forget_player(store: Any, player_id: str) -> int:
 def player_games(store: Any, player_id: str) -> Iterator[str]:
     """Each stored session of ``player_id`` as one JSON line (the whole replayable record,
     as ``python -m sessions export`` writes it), oldest first."""
-    ids = [row["id"] for row in store.results()
-           if any(seat["player_id"] == player_id for seat in row["seats"])]
+    ids = store.sessions_of(player_id)
     texts = dict(store.texts_of(ids))
     for match_id in ids:
         if match_id in texts:

@@ -151,11 +151,15 @@ class Store:
 
     # --- forgetting -----------------------------------------------------------------------
 
+    def sessions_of(self, player_id: str) -> list[str]:
+        """Ids of the sessions ``player_id`` sat in, oldest first."""
+        return [row[0] for row in self._query(
+            "SELECT m.id FROM matches m WHERE m.id IN (SELECT match_id FROM seats WHERE "
+            "player_id = ?) ORDER BY m.ended_at ASC NULLS FIRST, m.id", (player_id,))]
+
     def forget(self, player_id: str) -> int:
         """Delete every session in which ``player_id`` sat; how many were removed."""
-        ids = [row[0] for row in self._query(
-            "SELECT DISTINCT match_id FROM seats WHERE player_id = ?", (player_id,))]
-        return self.delete(ids)
+        return self.delete(self.sessions_of(player_id))
 
     def expired(self, before: float) -> list[str]:
         """Ids of the sessions not shared for research that ended before ``before``."""

@@ -278,3 +278,25 @@ def test_a_dataset_selection_reads_dates_games_and_people():
     assert Selection(since=50, until=150, games=frozenset({"nim"}), humans_only=True).admits(row)
     assert not Selection(since=101).admits(row) and not Selection(until=100).admits(row)
     assert not Selection(humans_only=True).admits({**row, "seats": [{"kind": "random"}]})
+
+
+def test_your_data_downloads_and_forgets_this_browser_s_games(tmp_path, monkeypatch):
+    from sessions.web.tabs import your_games
+
+    path = tmp_path / "arena.sqlite3"
+    mine = [_with_person(_played("nim", s), Person(ALICE, consent=s == 0)) for s in range(2)]
+    with Store(path) as store:
+        for record in [*mine, _with_person(_played("nim", 5), Person(BOB, consent=True))]:
+            store.save(record)
+        monkeypatch.setattr(your_games, "store", lambda: store)
+        profile = {"player_id": ALICE, "consent": True, "name": ""}
+        file, said = your_games.download_games(profile)
+        lines = Path(file["value"]).read_text().splitlines()
+        assert sorted(json.loads(line)["id"] for line in lines) == sorted(r.id for r in mine)
+        assert said == "2 games ready to download."
+        assert your_games.ask_forget(profile)[1].startswith("Delete your 2 stored games")
+        assert your_games.forget_games(profile)[1].startswith("Removed 2 games from the store")
+        assert your_games.download_games(profile)[1] == "No stored games of yours yet."
+        assert store.count() == 1
+        fresh = {"player_id": "", "consent": None, "name": ""}  # a browser with no id yet
+        assert your_games.ask_forget(fresh)[1] == "No stored games of yours to forget."

@@ -11,6 +11,7 @@ import gradio as gr
 
 from sessions.web import players
 from sessions.web.plain import escape
+from sessions.web.tabs import your_games
 
 CONSENT_TEXT = """### May we keep your games for research?
 This arena compares people, language models and classic game programs. With your consent,
@@ -99,6 +100,7 @@ def build_profile(profile: gr.BrowserState, question: Question) -> gr.HTML:
         with gr.Row():
             change_yes = gr.Button("Allow research use", size="sm")
             change_no = gr.Button("Do not use my games for research", size="sm")
+        your_games.build_your_games(profile)  # download, forget (sessions/web/tabs/your_games.py)
     answers = ((question.yes, True), (question.no, False), (change_yes, True),
                (change_no, False))
     for button, consent in answers:
