@@ -7,12 +7,15 @@ The models are the real OpenAI SDK talking to tests/fake_llm_server.py over HTTP
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 import numpy as np
 import pytest
 
 from agents.llm import opponent_choices
 from agents.specs import parse_spec
+from games.registry import get
 from sessions.ratings.leaderboard import Filters, Leaderboard
 from sessions.ratings.report import Settings
 from sessions.store import Store
@@ -20,13 +23,16 @@ from sessions.tournament import play_one
 from sessions.web import play_html, spectate
 from sessions.web.blind import (
     HIDDEN_NAME,
+    MYSTERY,
     MYSTERY_NAME,
+    NAMED_ITSELF,
     BlindError,
     BlindPanel,
     BlindSession,
     draw,
     ready_models,
     start_blind,
+    with_mystery,
 )
 from sessions.web.llm_page import Keyring, Seating
 from sessions.web.llm_panel_html import render
@@ -125,7 +131,8 @@ def test_the_name_is_hidden_everywhere_until_the_end_then_revealed(fake, store):
     assert "GPT-4o mini" in render(panel.view(session)) and BOASTING.split(";")[0] in \
         json.dumps(panel.view(session))
     stored = store.get(session.id)
-    assert stored.tags == ["blind"] and stored.seats[1].entity.startswith("openai/gpt-4o-mini")
+    assert stored.tags == ["blind", NAMED_ITSELF]  # it boasted its name: no blind rating
+    assert stored.seats[1].entity.startswith("openai/gpt-4o-mini")
 
 
 def test_the_leaderboard_can_show_blind_battles_only(fake, store):
@@ -165,3 +172,74 @@ def test_a_failing_provider_is_not_named_by_its_fault_messages(fake):
     session.run_agents()
     pane = panel.view(session)["turns"][0]["attempts"][0]["panes"][0]
     assert pane["faults"] == ["the model's server did not answer"]
+
+
+def _played_out(session: BlindSession) -> None:
+    while not session.over:
+        session.run_agents()
+        if not session.over:
+            session.play_label(session.legal()[0].label)
+
+
+def test_a_partial_self_name_is_masked_and_the_battle_left_out_of_blind_ratings(fake, store):
+    """Issue 24 item 9: any token of the model's name, id, title or provider is masked; a
+    model that named itself flags its session, which the blind ratings leave out."""
+    fake.responder = lambda request: answer(request, request.legal_moves()[0],
+                                            reasoning="Call me name-4O, the MINI secret.")
+    session, panel = blind_game(store)
+    session.play_text("C2R2")
+    session.run_agents()
+    pane = panel.view(session)["turns"][0]["attempts"][0]["panes"][0]
+    words = pane["reasoning"] + pane["answer"]
+    assert f"Call me name-{HIDDEN_NAME}, the {HIDDEN_NAME} secret." in words, words
+    assert session.record.tags == ["blind", NAMED_ITSELF]
+    _played_out(session)
+    fake.responder = lambda request: answer(request, request.legal_moves()[0],
+                                            reasoning="A corner is strong.")
+    quiet, _ = blind_game(store)
+    _played_out(quiet)
+    assert store.get(quiet.id).tags == ["blind"]
+    board = Leaderboard(store, settings=Settings(bootstrap=20))
+    assert board.view(Filters()).report.overall.matches == 2
+    assert board.view(Filters.parse(blind_only=True)).report.overall.matches == 1
+
+
+def test_the_way_of_thinking_and_the_countdown_wait_for_the_end(fake):
+    """Issue 24 item 9: no mode ("self-consistency, 5 samples"), no five sample panes, no
+    votes and no "at most N s more" before the reveal, in the status, the panel and
+    /thinking alike."""
+    fake.responder = lambda request: answer(request, "C1R1", reasoning="thinking slowly")
+    fake.script(Reply(text="C1R1", reasoning="thinking slowly", delay=1.0))
+    seating = Seating(Keyring())
+    panel = BlindPanel(names=["GPT-4o mini", "gpt-4o-mini", "openai"])
+    seating.panel = panel
+    session = BlindSession("tic_tac_toe", GPT.replace("+prompt", "+sc-cot"), person=person(),
+                           seat="second", seed=3, build_agent=seating.build)
+    seating.attach(session)
+    runner = threading.Thread(target=session.run_agents)
+    runner.start()
+    statuses, views = [], []
+    while runner.is_alive():
+        statuses.append(session.status())
+        views.append(panel.view(session))
+        time.sleep(0.05)
+    runner.join()
+    assert any("thinking" in s for s in statuses)
+    assert not any("more" in s or "gives up" in s for s in statuses), statuses
+    turns = [t for v in views for t in v["turns"]]
+    assert turns and all(t["mode"] is None and t["seconds_left"] is None for t in turns)
+    assert all(len(a["panes"]) == 1 and not a["votes"] for t in turns for a in t["attempts"])
+    drawn = render(panel.view(session))
+    assert "self-consistency" not in drawn and "more" not in drawn
+
+
+def test_a_blind_battle_needs_two_ready_models(monkeypatch):
+    """Issue 22 item 6: with one model ready the mystery is listed as unavailable, saying
+    why, and cannot be started."""
+    one = [c for c in opponent_choices() if c.id == "gpt-4o-mini"]
+    monkeypatch.setattr("sessions.web.blind.ready_models", lambda env=None: one)
+    [mystery] = [o for o in with_mystery(get("nim"), []) if o.spec == MYSTERY]
+    assert mystery.status == "unavailable" and "at least 2 language models" in mystery.note
+    with pytest.raises(BlindError, match="needs at least 2 language models ready"):
+        start_blind("nim", keyring=Keyring(), store=None, rng=np.random.default_rng(0),
+                    person=person(), seat="first")

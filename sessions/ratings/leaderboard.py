@@ -34,7 +34,7 @@ from sessions.ratings import gama_table
 from sessions.ratings.live import Budget, PointRatings, Snapshot, StoreReader
 from sessions.ratings.nra import PairNRA, nra_table
 from sessions.ratings.report import RateCache, RatingReport, RatingTable, Settings, rate
-from sessions.ratings.results import ResultSet, by_player, parse_when, select
+from sessions.ratings.results import ResultSet, blind_counted, by_player, parse_when, select
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -214,7 +214,7 @@ def _passes(record: MatchRecord, filters: Filters) -> bool:
     ended = record.ended_at
     return ((filters.game is None or record.game == filters.game)
             and (not filters.humans_only or any(s.kind == "human" for s in record.seats))
-            and (not filters.blind_only or "blind" in record.tags)
+            and (not filters.blind_only or blind_counted(record.tags))
             and (filters.since is None or (ended is not None and ended >= filters.since))
             and (filters.until is None or (ended is not None and ended < filters.until)))
 

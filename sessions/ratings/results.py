@@ -194,12 +194,20 @@ def parse_when(value: str | float | None, *, end: bool = False) -> float | None:
     return moment.timestamp()
 
 
+def blind_counted(tags: Iterable[str]) -> bool:
+    """Whether a session counts for the blind-battle ratings: a blind battle whose model did
+    not name itself (sessions.web.blind.NAMED_ITSELF)."""
+    tags = set(tags)
+    return "blind" in tags and "named-itself" not in tags
+
+
 def select(results: Iterable[MatchResult], *, game: str | None = None,
            humans_only: bool = False, since: float | None = None,
            until: float | None = None, blind_only: bool = False) -> list[MatchResult]:
-    """Results of one game, with a human seat, ended in [since, until), or blind battles."""
+    """Results of one game, with a human seat, ended in [since, until), or blind battles
+    (those whose model named itself before the end, tagged ``named-itself``, left out)."""
     return [r for r in results
             if (game is None or r.game == game) and (not humans_only or r.has_human)
-            and (not blind_only or "blind" in r.tags)
+            and (not blind_only or blind_counted(r.tags))
             and (since is None or (r.ended_at is not None and r.ended_at >= since))
             and (until is None or (r.ended_at is not None and r.ended_at < until))]

@@ -38,7 +38,7 @@ def _note(note: dict[str, Any]) -> str:
 
 
 def _turn(turn: dict[str, Any]) -> str:
-    mode = MODE_NAMES.get(turn["mode"], turn["mode"])
+    mode = MODE_NAMES.get(turn["mode"], turn["mode"])  # None: hidden (a blind battle)
     last = turn["attempts"][-1]
     if turn["thinking"]:
         state = f"thinking… <span class='llm-timer'>{turn['seconds']:.1f} s</span>"
@@ -47,7 +47,7 @@ def _turn(turn: dict[str, Any]) -> str:
     else:
         state = _ending(last["outcome"], turn["seconds"], turn["moves_hidden"])
     head = (f"<div class='llm-head{' llm-live' if turn['thinking'] else ''}'>"
-            f"<b>{_e(turn['name'])}</b> · {_e(mode)} · {state}</div>")
+            f"<b>{_e(turn['name'])}</b> · {_e(mode) + ' · ' if mode else ''}{state}</div>")
     hidden = (f"<div class='llm-hidden'>Its words are {_e(turn['text_hidden'])}.</div>"
               if turn["text_hidden"] else "")
     body = []
