@@ -39,6 +39,8 @@ class GameLadder:
     measured_at: str = ""
     games: int | None = None
     """How many games each pairing is calibrated over (None: the benchmark's default)."""
+    trivial_games: int | None = None
+    """How many games the top level plays each trivial strategy (None: ``games``)."""
 
     def level_of(self, spec: str) -> Level | None:
         return next((level for level in self.levels if level.spec == spec), None)
@@ -66,7 +68,8 @@ def parse(data: dict[str, Any], source: str = "agents/ladder.json") -> dict[str,
         if len({r.spec for r in rungs}) != len(rungs):
             raise LadderError(f"{source}: {game} lists one spec at two levels")
         out[game] = GameLadder(game, tuple(rungs), tuple(entry.get("measured", ())),
-                               str(entry.get("measured_at", "")), entry.get("games"))
+                               str(entry.get("measured_at", "")), entry.get("games"),
+                               entry.get("trivial_games"))
     return out
 
 

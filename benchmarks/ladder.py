@@ -21,9 +21,10 @@ NOT MET, and :data:`BY_NATURE` says why (printed under the row):
 - Kuhn poker against either trivial plan: single hands are mostly the deal; optimal play
   wins about 61% of them, so the level counts when it out-earns the plan.
 - Pig against "always roll": at GTBench's goal of 20 that plan is perfect play.
-- Divide the Dollar, a level against the one below: among fair-share bidders no bid earns
-  more than theirs (asking for more breaks the pot for everyone), and among random bidders
-  the pot is never paid out; ties are the best possible there.
+- Divide the Dollar, a level against the one below: a pot is paid only when the bids fit
+  in it, so among fair-share bidders no bid earns more than theirs (asking for more breaks
+  the pot for everyone), and among bidders who bid at random, even now and then, most
+  rounds pay nobody: ties are most of what can happen there.
 - Pit among N-1 seats that never trade: a trade needs a partner, so nobody can corner and
   the market closes at the turn cap with every seat at 0 points. That is a tie, not a win
   for anyone: the target (a return at least the trivial seat's in its place) is met by
@@ -249,9 +250,10 @@ BY_NATURE: dict[tuple[str, str], str] = {
                             "of them against any plan; it counts when it out-earns the plan",
     ("pig", "first"): "at the goal of 20 'always roll' is perfect play itself: no player "
                       "beats it more than about half the time",
-    ("divide_dollar", "step"): "no bid earns more than a table of fair-share bidders (more "
-                               "breaks the pot for all) and random bidders never leave a pot: "
-                               "a tie, 50%, is the best possible",
+    ("divide_dollar", "step"): "a pot is paid only when the bids fit in it: a table of "
+                               "fair-share bidders cannot be out-earned (asking more breaks the "
+                               "pot for all), and one random bid among nine seats breaks it, so "
+                               "most games against bidders who slip end in a tie",
     ("pit", "first"): "nobody else trades, so nobody can corner: the market closes with every "
                       "seat at 0 points, a tie (met by equality); see the row among random "
                       "traders",
@@ -270,8 +272,10 @@ def _reference(game_id: str) -> str | None:
     return "equilibrium" if registry.get(game_id).benchmark == "GAMA-Bench" else None
 
 
-def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> list[Row]:
-    """Every pairing of ``game_id``'s ladder, measured."""
+def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0,
+              trivial_games: int | None = None) -> list[Row]:
+    """Every pairing of ``game_id``'s ladder, measured (the top level against the trivial
+    strategies over ``trivial_games``, default ``games``)."""
     from agents.ladder import ladder
 
     rungs = ladder(game_id)
@@ -293,13 +297,14 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0) -> l
         else:
             tally = among(game_id, upper.spec, lower.spec, games, seed=seed, workers=workers)
         low, high = tally.interval()
-        gap = tally.gap() if earns else None
+        gap = tally.gap() if earns or players > 2 else None
         rows.append(Row(game_id, pairing, tally.games, tally.mean, low, high,
                         "lower bound > 50%" + (" or out-earns it" if earns else ""),
-                        low > 0.5 or (gap is not None and gap[1] > 0),
+                        low > 0.5 or (earns and gap is not None and gap[1] > 0),
                         tally.seconds / max(1, tally.games), gap=gap,
                         why=BY_NATURE.get((game_id, "step"), "")))
     top = levels[-1]
+    games = trivial_games or games
     for trivial in ("first", "pass"):
         words = {"first": "always the first legal move", "pass": "always pass/stay/end"}[trivial]
         if players == 2 or teams:
@@ -463,7 +468,9 @@ def main() -> None:
     start = time.perf_counter()
     for game_id in chosen:
         count = args.per_pairing or ladders()[game_id].games or GAMES_PER_PAIRING
-        rows = calibrate(game_id, count, workers=args.workers, seed=args.seed)
+        trivial = None if args.per_pairing else ladders()[game_id].trivial_games
+        rows = calibrate(game_id, count, workers=args.workers, seed=args.seed,
+                         trivial_games=trivial)
         _print(rows)
         results[game_id] = rows
     _summary(results)
