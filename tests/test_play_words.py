@@ -166,3 +166,24 @@ def test_stale_and_waiting_clicks_get_kind_short_words():
     assert stale == ("The board changed before that arrived, so it was not played: have a "
                      "look and play again.")
     assert "move 1" not in stale and len(stale) < 100
+
+
+def test_an_agents_turn_built_in_steps_is_one_move_in_the_list_and_the_replay():
+    from sessions.web import replays
+
+    s = PlaySession("arctic_scavengers", "random", person=PERSON, seat=0, seed=0)
+    s.run_agents()
+    while not s.over and len(s.record.moves) < 100:
+        ends = [m for m in s.legal() if m.label == "end gathering"]
+        s.play_label((ends or s.legal())[0].label)
+        s.run_agents()
+    steps = [m.label for m in s.record.moves if m.seat == 1]
+    assert any(label.startswith("add ") or label == "cancel" for label in steps)  # recorded
+    rows = [r for r in s.screen(image=False).rows if r.seat == 1]
+    assert rows and not any(r.label.startswith("add ") or r.label == "cancel" for r in rows)
+    assert all(r.label.endswith(("end gathering", "pass")) or r.label.startswith(
+        ("snipe", "sabotage")) or r is rows[-1] for r in rows), [r.label for r in rows]
+    assert len(s.moves()) == len(s.screen(image=False).rows)
+    captions = [replays.frame(s.record, k, seat=0).caption for k in range(1, min(8, s.frames()))]
+    assert not any(c.endswith(("Random: cancel", "Random: dig")) or "Random: add " in c
+                   for c in captions)

@@ -247,3 +247,24 @@ def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
     for spot in spots:
         draw(canvas, spot, look)
     return canvas.finish()
+
+
+_BUILDING = ("dig", "draw", "hunt", "trash", "cancel")
+"""Labels of the steps that build an action (and ``cancel``, which drops it): a turn's
+summary leaves them out, with every ``add <card>``."""
+
+
+def turn_over(label: str) -> bool:
+    """Whether the move ``label`` ends the seat's turn (the next move of the same seat, in
+    the next round or skirmish, is a turn of its own)."""
+    return label in ("end gathering", "pass") or label.startswith(("snipe ", "sabotage "))
+
+
+def turn_summary(labels: list[str]) -> str:
+    """One seat's run of moves in a row (a gathering turn, built step by step) as one move:
+    what it did, without the steps that built it or were cancelled (``dig with Shovel +
+    Brawler; keep Medkit; end gathering``, not ``dig, add Shovel, cancel, ...``). The move
+    list and replays show a turn this way; the record keeps every step."""
+    done = [label for label in labels
+            if label not in _BUILDING and not label.startswith("add ")]
+    return "; ".join(done) if done else (labels[-1] if labels else "")

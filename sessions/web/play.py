@@ -61,7 +61,7 @@ from sessions.record import CHANCE, MatchRecord, SeatRecord
 from sessions.seats import AgentSeats
 from sessions.store import Store
 from sessions.usage import session_usage
-from sessions.web import gama_screen, refusals, replays, scoreboard
+from sessions.web import gama_screen, refusals, replays, scoreboard, turn_runs
 from sessions.web import talk as talk_panel
 from sessions.web.clicks import Selection
 from sessions.web.players import SEAT_CHOICES, Person, level_name, opponent_label
@@ -291,11 +291,17 @@ class PlaySession:
     def moves(self) -> list[str]:
         """The move list as the person saw it, numbered."""
         lines = []
-        for move in self.match.visible_moves(self.human):
-            if move.seat == CHANCE:
-                lines.append(f"chance: {move.label}")
+        seen = [(m.seat, m.label) for m in self.match.visible_moves(self.human)]
+        turns = turn_runs.turns_of(self.spec.id)
+        if turns is not None:  # a turn built in steps is one move (as in the move list)
+            seen = [(group[0][0], turn_runs.named(group, _entry_label, turns))
+                    for group in turn_runs.fold(seen, _entry_seat, _entry_label, turns,
+                                                keep_last_of=None if self.over else self.human)]
+        for seat, label in seen:
+            if seat == CHANCE:
+                lines.append(f"chance: {label}")
             else:
-                lines.append(f"{self.seat_name(move.seat)}: {move.label}")
+                lines.append(f"{self.seat_name(seat)}: {label}")
         return [f"{i + 1}. {line}" for i, line in enumerate(lines)]
 
     def status(self) -> str:
@@ -767,6 +773,14 @@ class PlaySession:
         if not self._stored or self.store is None or not self.store.unsaved(self.id):
             return ""
         return NOT_SAVED
+
+
+def _entry_seat(entry: tuple[int, str]) -> int:
+    return entry[0]
+
+
+def _entry_label(entry: tuple[int, str]) -> str:
+    return entry[1]
 
 
 def _sentence(text: str) -> str:

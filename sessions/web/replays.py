@@ -20,6 +20,7 @@ from renderers import image_view, seat_label, text_view
 from renderers.drawing import HEADER, HEADER_INK, centred
 from sessions.record import CHANCE, MatchRecord, MoveRecord, replay, shown_label
 from sessions.store import Store
+from sessions.web import turn_runs
 from sessions.web.players import agent_name, opponent_label
 
 
@@ -144,12 +145,19 @@ def boundaries(record: MatchRecord) -> list[int]:
     """Move counts at which a frame is shown: before each decision, and at the end."""
     moves = record.moves
     points = []
+    turns = turn_runs.turns_of(record.game)  # a turn built in steps: one frame
+    decided = None  # the seat whose turn goes on
     for i in range(len(moves) + 1):
         if i < len(moves) and moves[i].seat == CHANCE:
             continue  # chance outcomes belong to the frame of the decision before them
         if 0 < i < len(moves) and moves[i - 1].seat != CHANCE and moves[i].node == moves[i - 1].node:
             continue  # inside one simultaneous node
+        if turns is not None and i < len(moves) and decided == moves[i].seat:
+            decided = None if turns.over(moves[i].label) else decided
+            continue  # the same seat's turn goes on
         points.append(i)
+        if turns is not None and i < len(moves):
+            decided = None if turns.over(moves[i].label) else moves[i].seat
     return points
 
 
@@ -170,6 +178,11 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
     visible = visible_moves(record, upto, seat, final=state.is_terminal())
     last, caption = None, "Start"
     decisions = [(i, label) for i, label in visible if record.moves[i].seat != CHANCE]
+    turns = turn_runs.turns_of(record.game)
+    if turns is not None:  # a turn built in steps is one line (sessions.web.turn_runs)
+        visible = [(group[-1][0], turn_runs.named(group, _label, turns)) for group in
+                   turn_runs.fold(visible, lambda e: record.moves[e[0]].seat, _label, turns)]
+        decisions = [(i, label) for i, label in visible if record.moves[i].seat != CHANCE]
     if decisions:
         j, label = decisions[-1]
         move = record.moves[j]
@@ -189,6 +202,10 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
     return Frame(index, len(points), drawn,
                  text_view(record.game, state, seat), f"Step {index} of {len(points) - 1} — "
                  f"{caption}", [f"{n + 1}. {line}" for n, line in enumerate(lines)])
+
+
+def _label(entry: tuple[int, str]) -> str:
+    return entry[1]
 
 
 class Replaying:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from renderers import side_name
 from sessions.record import CHANCE, MatchRecord
+from sessions.web import turn_runs
 from sessions.web.players import agent_name
 from sessions.web.replays import boundaries, visible_moves
 
@@ -103,7 +104,26 @@ def move_rows(record: MatchRecord, you: int, name: Callable[[int], str], *,
             len(rows) + 1, move.seat, "chance" if chance else name(move.seat), label,
             None if chance else max(0.0, move.ended_at - move.started_at),
             min(bisect.bisect_right(points, i), len(points) - 1)))
-    return rows
+    turns = turn_runs.turns_of(record.game)
+    if turns is None:
+        return rows
+    folded: list[MoveRow] = []  # a turn built in steps is one move (sessions.web.turn_runs)
+    for group in turn_runs.fold(rows, _seat, _label, turns,
+                                keep_last_of=None if final else you):
+        first = group[0]
+        label = turn_runs.named(group, _label, turns)
+        seconds = None if first.seconds is None else sum(row.seconds or 0.0 for row in group)
+        folded.append(MoveRow(len(folded) + 1, first.seat, first.who, label, seconds,
+                              group[-1].frame))
+    return folded
+
+
+def _seat(row: MoveRow) -> int:
+    return row.seat
+
+
+def _label(row: MoveRow) -> str:
+    return row.label
 
 
 def clock(seconds: float) -> str:
