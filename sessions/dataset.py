@@ -33,6 +33,7 @@ from sessions.dataset_tables import (
     load_clean,
     new_rows,
     rows_of,
+    suspect,
 )
 
 MARK = "llm-game-arena-dataset"
@@ -56,11 +57,10 @@ class Selection:
     games: frozenset[str] | None = None
     humans_only: bool = False
 
-    def admits(self, row: dict[str, Any]) -> bool:
-        """Whether a session of ``Store.results()`` is selected."""
-        ended = row["ended_at"]
-        return ((self.games is None or row["game"] in self.games)
-                and (not self.humans_only or any(s["kind"] == "human" for s in row["seats"]))
+    def admits(self, game: str, ended: float | None, has_human: bool) -> bool:
+        """Whether a session of ``game`` that ended at ``ended`` is selected."""
+        return ((self.games is None or game in self.games)
+                and (not self.humans_only or has_human)
                 and (self.since is None or (ended is not None and ended >= self.since))
                 and (self.until is None or (ended is not None and ended < self.until)))
 
@@ -170,8 +170,10 @@ def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
     talking: dict[str, bool] = {}
     try:
         for start in range(0, len(chosen), CHUNK):
-            for _, text in sorted(store.texts_of(chosen[start:start + CHUNK])):
-                record = load_clean(text, keys)
+            texts = sorted(store.texts_of(chosen[start:start + CHUNK]))
+            risky = suspect("\n".join(text for _, text in texts), keys)
+            for _, text in texts:
+                record = load_clean(text, keys, suspect=risky)
                 if not record.get("research_use", True):
                     built.left_out["not shared for research"] += 1
                     continue
@@ -188,13 +190,13 @@ def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
 
 def _chosen(store: Any, selection: Selection, built: Built) -> list[str]:
     chosen = []
-    for row in store.results():
-        if not row["research_use"]:
+    for match_id, game, shared, ended, has_human in store.catalog():
+        if not shared:
             built.left_out["not shared for research"] += 1
-        elif not selection.admits(row):
+        elif not selection.admits(game, ended, has_human):
             built.left_out["outside the filters"] += 1
         else:
-            chosen.append(row["id"])
+            chosen.append(match_id)
     return chosen
 
 
@@ -252,7 +254,8 @@ class Tables:
             return
         pa, schema_ = self._pa, self.schemas[name]
         columns = {}
-        for spec, values in zip(schema_, zip(*rows, strict=True), strict=True):
+        for i, spec in enumerate(schema_):
+            values = [row[i] for row in rows]  # a list: pyarrow reads lists far faster
             if pa.types.is_timestamp(spec.type):
                 seconds = pa.array(values, type=pa.float64())
                 values = self._pc.cast(self._pc.round(self._pc.multiply(seconds, 1000)),

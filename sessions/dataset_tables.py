@@ -156,13 +156,19 @@ class Pseudonyms:
         return known
 
 
-def load_clean(text: str, keys: Iterable[str]) -> dict[str, Any]:
-    """A stored record's JSON, decoded, with every held key and key-shaped text blanked."""
+def load_clean(text: str, keys: Iterable[str], *, suspect: bool = True) -> dict[str, Any]:
+    """A stored record's JSON, decoded, with every held key and key-shaped text blanked.
+    ``suspect`` False: the caller found no key nor key mark in it (:func:`suspect`)."""
     keys = list(keys)
     data: dict[str, Any] = _loads(text)
-    if any(key in text for key in keys) or any(mark in text for mark in KEY_MARKS):
+    if suspect and (any(key in text for key in keys) or any(m in text for m in KEY_MARKS)):
         data = _blank(data, keys)
     return data
+
+
+def suspect(text: str, keys: Iterable[str]) -> bool:
+    """Whether ``text`` (many records at once, say) may hold a key or key-shaped text."""
+    return any(key in text for key in keys) or any(mark in text for mark in KEY_MARKS)
 
 
 def _loads(text: str) -> Any:
@@ -300,4 +306,8 @@ def _withhold(text: str | None, words: str | None) -> str | None:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()

@@ -219,6 +219,16 @@ class Store:
             args.append(limit)
         yield from self._query(sql, tuple(args))
 
+    def catalog(self) -> list[tuple[str, str, bool, float | None, bool]]:
+        """Every session as (id, game, shared for research, ended_at, has a person in a
+        seat), oldest first: what a dataset selects on, without reading records or seats."""
+        rows = self._query(
+            "SELECT m.id, m.game, m.research_use, m.ended_at, EXISTS (SELECT 1 FROM seats s "
+            "WHERE s.match_id = m.id AND s.kind = 'human') FROM matches m "
+            "ORDER BY m.ended_at ASC NULLS FIRST, m.id", ())
+        return [(i, game, bool(shared), ended, bool(human))
+                for i, game, shared, ended, human in rows]
+
     def texts_of(self, ids: Iterable[str]) -> list[tuple[str, str]]:
         """(id, record JSON) of those of ``ids`` that are stored, in no set order."""
         wanted, found = list(ids), []

@@ -274,10 +274,11 @@ def test_retention_removes_only_old_sessions_not_shared(tmp_path, capsys, monkey
 
 
 def test_a_dataset_selection_reads_dates_games_and_people():
-    row = {"game": "nim", "ended_at": 100.0, "seats": [{"kind": "human"}]}
-    assert Selection(since=50, until=150, games=frozenset({"nim"}), humans_only=True).admits(row)
-    assert not Selection(since=101).admits(row) and not Selection(until=100).admits(row)
-    assert not Selection(humans_only=True).admits({**row, "seats": [{"kind": "random"}]})
+    picked = Selection(since=50, until=150, games=frozenset({"nim"}), humans_only=True)
+    assert picked.admits("nim", 100.0, True)
+    assert not Selection(since=101).admits("nim", 100.0, True)
+    assert not Selection(until=100).admits("nim", 100.0, True)
+    assert not picked.admits("nim", 100.0, False) and not picked.admits("pig", 100.0, True)
 
 
 def test_your_data_downloads_and_forgets_this_browser_s_games(tmp_path, monkeypatch):
