@@ -99,3 +99,32 @@ def test_the_packaged_file_is_valid_json_with_a_ladder_per_game():
     from importlib import resources
 
     json.loads(resources.files("agents").joinpath("ladder.json").read_text("utf-8"))
+
+
+def test_the_trivial_pairings_may_use_fewer_games():
+    parsed = parse({"games": {"nim": {"levels": [
+        {"name": "A", "spec": "random"}, {"name": "B", "spec": "mcts:10"},
+        {"name": "C", "spec": "mcts"}], "games": 400, "trivial_games": 40}}})
+    assert parsed["nim"].games == 400 and parsed["nim"].trivial_games == 40
+    rows = calibrate("tic_tac_toe", 2, trivial_games=1)
+    assert [row.games for row in rows] == [2, 2, 1, 1]
+
+
+def test_the_stored_table_lists_every_game_and_says_why_a_target_cannot_be_met(capsys,
+                                                                              monkeypatch):
+    import sys
+
+    from benchmarks import ladder as bench
+
+    monkeypatch.setattr(sys, "argv", ["ladder", "--stored"])
+    bench.main()
+    out = capsys.readouterr().out
+    for game_id in GAME_IDS:
+        assert game_id in out
+    assert "why: at the goal of 20 'always roll' is perfect play" in out  # pig vs 'first'
+    assert "target(s) not met" in out
+    monkeypatch.setattr(sys, "argv", ["ladder", "--stored", "--markdown", "--games", "pig"])
+    bench.main()
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("| game | pairing |")
+    assert any("**NOT MET**" in line and "perfect play" in line for line in table)
