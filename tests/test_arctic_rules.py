@@ -6,6 +6,8 @@ outcomes chosen here; a few tests then put cards straight into a hand or a skirm
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pyspiel
 import pytest
@@ -72,7 +74,8 @@ def test_setup_takes_the_starting_decks_out_of_the_box():
                                                + [C["Brawler"], C["Spear"], C["Shovel"]])
     assert state.mercs[C["Scavenger"]] == 14 and state.mercs[C["Brawler"]] == 8
     assert sum(state.junk) == 42 and state.junk[C["Spear"]] == 4
-    assert sum(state.contested) == 14 and state.contested[C["Tribe Family"]] == 6
+    assert sum(state.contested) == 14
+    assert [state.contested[C[f"Tribe Family ({n})"]] for n in (3, 4, 5)] == [2, 2, 2]
     five = supply(5, "junkyard")
     assert five[C["Shovel"]] == 1 and supply(5, "mercenary")[C["Scavenger"]] == 5
     with pytest.raises(ValueError, match="players must be 2-5, got 6"):
@@ -202,7 +205,7 @@ def test_trash_returns_mercenaries_and_shuffles_the_junkyard():
     assert people(state.tribes[0].cards()) == 4  # Brawler, and Scavenger, Scavenger, Brawler in the deck
 
 
-def skirmish(forces: dict[int, list[str]], *, initiator: int = 0, prize: str = "Tribe Family",
+def skirmish(forces: dict[int, list[str]], *, initiator: int = 0, prize: str = "Tribe Family (5)",
              contested_left: bool = True, discards: dict[int, list[str]] | None = None):
     """Round 3 with everyone done gathering and ``forces`` kept for the skirmish (and
     ``discards`` added to discard piles first)."""
@@ -238,7 +241,7 @@ def test_snipers_and_saboteurs_act_in_turn_order():
     assert (C["Shovel"], True) in t0.discard  # not sabotaged
     # Player 2 has nothing left to strike with: the skirmish is resolved at once.
     # Fight: Brawler 2 + Shovel 1 = 3 against Thugs 3 + Spear 2 = 5.
-    assert C["Tribe Family"] in t1.won and t0.won == []
+    assert C["Tribe Family (5)"] in t1.won and t0.won == []
     assert state.round == 4 and state.initiator == 1  # the initiator passes on
 
 
@@ -250,21 +253,21 @@ def test_a_saboteur_disarms_a_tool_and_then_does_not_fight():
     assert state.fight(0) == 5 and state.fight(1) == 4  # Brawler+Grenade; Saboteur, Scavenger+Spear
     play(state, "sabotage Grenade")
     # Brawler 2 against Scavenger 1 + Spear 2 = 3: the Saboteur no longer counts.
-    assert state.tribes[1].won == [C["Tribe Family"]]
+    assert state.tribes[1].won == [C["Tribe Family (5)"]]
     assert (C["Grenade"], True) in state.tribes[0].discard
 
 
 def test_a_fight_tie_goes_to_the_most_people_then_into_the_junkyard():
     state = skirmish({0: ["Brawler", "Refugee"], 1: ["Scavenger", "Scavenger"]})
     assert state.tribes[0].won == [] and state.tribes[1].won == []  # 2-2 fight, 2-2 people
-    assert state.junk[C["Tribe Family"]] == 1  # shuffled into the junkyard
+    assert state.junk[C["Tribe Family (5)"]] == 1  # shuffled into the junkyard
     state = skirmish({0: ["Brawler", "Refugee"], 1: ["Scavenger", "Scavenger", "Refugee"]})
-    assert state.tribes[1].won == [C["Tribe Family"]]  # 2-2 fight, 3 people to 2
+    assert state.tribes[1].won == [C["Tribe Family (5)"]]  # 2-2 fight, 3 people to 2
 
 
 def test_the_winner_is_the_largest_tribe_over_every_card_not_the_last_hand():
     state = skirmish({0: ["Refugee"], 1: ["Thugs", "Thugs", "Thugs"]}, contested_left=False,
-                     prize="Sled Team", discards={0: ["Tribe Family"] * 3})
+                     prize="Sled Team", discards={0: ["Tribe Family (5)"] * 3})
     assert state.is_terminal() and state.round == 3
     mine, theirs = state.tribes
     assert theirs.won == [C["Sled Team"]]  # 9 fight to 0: player 2 wins the skirmish...
@@ -272,6 +275,26 @@ def test_the_winner_is_the_largest_tribe_over_every_card_not_the_last_hand():
     assert sizes == [people(t.cards()) for t in state.tribes]  # all in deck and discard now
     assert sizes[0] > sizes[1]  # ...but player 1's whole tribe (3 Tribe Families) is larger
     assert state.returns() == [1.0, -1.0]
+
+
+def test_the_six_tribe_families_count_three_four_and_five_people():
+    """Two Tribe Families each of 3, 4 and 5 people (two transcriptions of the printed cards;
+    GameBench counted 5 for all six): 24 people in the contested pile, counted at the end."""
+    assert [(CARDS[C[f"Tribe Family ({n})"]].people, CARDS[C[f"Tribe Family ({n})"]].count)
+            for n in (3, 4, 5)] == [(3, 2), (4, 2), (5, 2)]
+    assert sum(card.people * card.count for card in CARDS
+               if card.name.startswith("Tribe Family")) == 24
+    state = skirmish({0: ["Refugee"], 1: ["Refugee"]}, contested_left=False,
+                     prize="Tribe Family (3)",
+                     discards={0: ["Tribe Family (3)", "Tribe Family (4)"],
+                               1: ["Tribe Family (5)", "Scavenger"]})
+    assert state.is_terminal()
+    base = people(state.tribes[1].cards()) - 6  # the ten starting cards and the hand
+    assert state.tribe_sizes() == [base + 7, base + 6]  # 3 + 4 beats 5 + 1
+    assert state.returns() == [1.0, -1.0]
+    assert mv.label(state, 0, mv.KEEP + C["Tribe Family (4)"]) == "keep Tribe Family (4)"
+    keep = re.search(mv._PATTERN, "I keep the Tribe Family (4).")
+    assert keep is not None and keep["keep"] == "Tribe Family (4)"
 
 
 def test_equal_tribes_share_the_win():
@@ -286,7 +309,7 @@ def test_a_bigger_table_ranks_every_tribe_and_names_targets_by_seat():
     state = dealt(players=3)
     assert state.order == [0, 1, 2]
     state.over = True
-    state.tribes[2].discard.append((C["Tribe Family"], True))
+    state.tribes[2].discard.append((C["Tribe Family (5)"], True))
     assert state.returns() == [-0.5, -0.5, 1.0]
     assert mv.label(state, 0, mv.SNIPE + 1 * NUM_CARDS + C["Brawler"]) == \
         "snipe Brawler of player 2"
@@ -324,7 +347,7 @@ def test_games_last_sixteen_rounds_and_no_card_is_lost_or_made():
 
 def test_the_record_keeps_gamebench_score_and_the_tribe_sizes():
     state = skirmish({0: ["Refugee"], 1: ["Thugs", "Thugs", "Thugs"]}, contested_left=False,
-                     prize="Sled Team", discards={0: ["Tribe Family"] * 3})
+                     prize="Sled Team", discards={0: ["Tribe Family (5)"] * 3})
     kept = SPEC.metrics(state, ["random", "random"])["gamebench"]
     assert kept["share"] == [1.0, 0.0] and kept["tribe_size"] == state.tribe_sizes()
     assert kept["contested_won"] == [[], ["Sled Team"]]

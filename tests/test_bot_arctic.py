@@ -37,7 +37,7 @@ def settle(state) -> None:
         state.apply_action(state.chance_outcomes()[0][0])
 
 
-def at_round(number: int, *, initiator: int = 0, top: str = "Tribe Family"):
+def at_round(number: int, *, initiator: int = 0, top: str = "Tribe Family (5)"):
     """A table at the start of gathering in round ``number``, every earlier turn ended at
     once; from round 3 the contested card fought for is ``top``."""
     state = GAME.new_initial_state()
@@ -106,14 +106,17 @@ def test_it_pays_medicine_for_a_strong_mercenary_it_can_afford():
 
 def test_it_keeps_its_fighters_when_the_skirmish_is_there_to_win():
     """Second to gather against five kept starting cards (fight 7 at most): a hand of fight
-    9 wins the Tribe Family unless it is spent on digging."""
+    9 wins a Tribe Family of 5 people unless it is spent on digging. The pile holds only big
+    prizes (Tribe Families of 5, Field Crews), so the stake is clear."""
     state = at_round(3, initiator=1)
+    big = [C["Tribe Family (5)"], C["Field Crew"]]
+    state.contested = [7 * (card in big) - (card == state.top) for card in range(len(CARDS))]
     state.apply_action(mv.END)  # the initiator keeps its five cards
     hand(state, 0, "Brawler", "Brawler", "Spear", "Pickaxe", "Scavenger")
     turn(bot(), state, 0, end=False)
     assert action_value(state.tribes[0].hand, "fight") > 7
     state.apply_action(mv.END)
-    assert C["Tribe Family"] in state.tribes[0].won
+    assert C["Tribe Family (5)"] in state.tribes[0].won
 
 
 def test_it_snipes_the_fighter_that_wins_the_skirmish_for_the_other_tribe():

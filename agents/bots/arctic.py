@@ -49,7 +49,8 @@ WORTH = {
     "Scout": 2.3, "Group Leaders": 2.0, "Sniper Team": 2.2, "Thugs": 3.0, "Junk": 0.0,
     "Multitool": 1.2, "Net": 1.0, "Spear": 1.8, "Pickaxe": 1.8, "Shovel": 1.4,
     "Medkit": 0.7, "Pills": 0.35, "Wolf Pack": 2.0, "Grenade": 2.5, "Sled Team": 1.5,
-    "Field Crew": 2.4, "Tribe Family": 0.0,
+    "Field Crew": 2.4, "Tribe Family (3)": 0.0, "Tribe Family (4)": 0.0,
+    "Tribe Family (5)": 0.0,
 }
 """What a card adds to a hand each time it is drawn, in fight points (its use in digs,
 hunts and hires counted in)."""

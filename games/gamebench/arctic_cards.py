@@ -95,6 +95,9 @@ class Card:
 
 
 _ALL = {skill: 2 for skill in SKILLS}
+TRIBE_FAMILIES = (3, 4, 5)
+"""The six Tribe Families count 3, 4 or 5 people, two of each (printed "Tribe Family" on
+every card; the people tell them apart here): see ``games/rules/arctic_scavengers.md``."""
 
 CARDS: tuple[Card, ...] = (
     Card("Refugee", "person", "refugee", 20, people=1, skills={"dig": 0, "hunt": 0}),
@@ -128,7 +131,8 @@ CARDS: tuple[Card, ...] = (
     Card("Sled Team", "person", "contested", 2, people=2, skills={"draw": 2, "fight": 1}),
     Card("Field Crew", "person", "contested", 2, people=4,
          skills={"dig": 2, "hunt": 2, "fight": 2}),
-    Card("Tribe Family", "person", "contested", 6, people=5, skills={"hunt": 0, "fight": 0}),
+    *(Card(f"Tribe Family ({n})", "person", "contested", 2, people=n,
+           skills={"hunt": 0, "fight": 0}) for n in TRIBE_FAMILIES),
 )
 NUM_CARDS = len(CARDS)
 NAMES = tuple(card.name for card in CARDS)

@@ -78,8 +78,8 @@ def label(state: Any, player: int, action: int) -> str:
 
 # --- reading moves back -----------------------------------------------------------------------
 
-_CARD = "(?:" + "|".join(n.replace(" ", r"\s+") for n in sorted(NAMES, key=len, reverse=True)) \
-    + ")"
+_CARD = "(?:" + "|".join(re.escape(n).replace(r"\ ", r"\s+")
+                         for n in sorted(NAMES, key=len, reverse=True)) + ")"
 _CARDS = rf"{_CARD}(?:\s*(?:\+|,|&|and)\s*{_CARD})*"
 _PATTERN = re.compile(
     rf"{WORD_START}(?:"
