@@ -143,6 +143,30 @@ def test_a_corner_scores_its_value_and_the_bear_and_bull_holders_pay():
            "the Bear: -20." in seen
 
 
+VALUES = {"Wheat": 100, "Barley": 85, "Coffee": 80, "Corn": 75, "Sugar": 65, "Oats": 60,
+          "Soybeans": 55, "Oranges": 50}
+"""Each commodity's corner points, as games/rules/pit.md cites them (Winning Moves' rules for
+Wheat, Corn and Oats; GameBench's table, in the rulebook's order, for the rest)."""
+
+
+def test_every_commodity_corners_for_its_cited_value():
+    names = [name for name, _ in rules.COMMODITIES]
+    assert dict(rules.COMMODITIES) == VALUES
+    cited = SPEC.rules
+    for name, points in VALUES.items():
+        assert f"{name} {points}" in cited  # the rules page gives each value with its source
+    for commodity, name in enumerate(names):
+        other = names[(commodity + 1) % 8]
+        rest = [n for n in names if n not in (name, other)]  # 5 and 4 of two suits each
+        hands = [{name: 8, other: 1}, {name: 1, other: 8}] + [
+            {rest[i]: 5, rest[(i + 1) % 6]: 4} for i in range(6)]
+        state = table(hands, offers={1: Bundle(commodity, 1)}, to_move=0, num_players=8,
+                      bull_bear=False)
+        play(state, f"accept player 2's offer of 1, giving 1 {other}")
+        assert (state.corners[-1].seat, state.corners[-1].points) == (0, VALUES[name])
+        assert state.scores[0] == VALUES[name]
+
+
 def test_bull_corners_double_bull_corners_and_the_bear_blocks():
     def corner_after(hands, give, offers, **kwargs):
         state = table(hands, offers=offers, **kwargs)
