@@ -471,12 +471,12 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     width = gr.Number(visible=False, elem_id="screen-width")
     s = build_setup()
     build_your_rating(profile)  # a closed fold under the setup (sessions.web.tabs.rating)
-    build_your_rating(profile)  # a closed fold under the setup (sessions.web.tabs.rating)
     with gr.Row(elem_id="game-bar", visible=False, equal_height=False) as bar:
         title = gr.HTML(elem_id="bar-text")
         new_game = gr.Button("New game", elem_id="new-game", size="sm", scale=0,
                              min_width=110, variant="secondary")
     a = build_area()
+    build_your_rating(profile)  # a closed fold under the game (sessions.web.tabs.rating)
     outputs = [a["board"], a["status"], a["notice"], a["move_list"], a["players"], a["moves"],
                a["view"], *a["buttons"], a["menu"], a["menu_play"], a["resign"], a["again"],
                a["swap"], a["said"], a["typing"], a["stop"], a["nav"], a["llm_turn"],
