@@ -75,4 +75,6 @@ def test_a_blind_battle_through_the_api_names_the_model_only_at_the_end(client, 
         state = client.predict(state["legal"][0], api_name="/move")
     everything = client.predict("all", False, "", "", api_name="/leaderboard")  # as before
     blind = client.predict("all", False, "", "", True, api_name="/leaderboard")
-    assert everything["matches"] == 2 and blind["matches"] == 1
+    # the model said "As GPT-4o from OpenAI": it named itself, so the battle is stored but
+    # left out of the blind-battle ratings (issue 24 item 9)
+    assert everything["matches"] == 2 and blind["matches"] == 0
