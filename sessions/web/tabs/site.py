@@ -31,6 +31,12 @@ THEME_CSS = """
 .arena-dev-notes { margin-top: 0.6em; padding-top: 0.4em; font-size: 0.92em;
   border-top: 1px solid var(--border-color-primary); }
 .arena-dev-notes summary { cursor: pointer; opacity: 0.8; }
+/* the boards have no image buttons: their empty corner panel showed as a stray dot */
+#board .icon-button-wrapper, #replay-board .icon-button-wrapper { display: none !important; }
+/* GAMA results: headers wrap between words, never inside one ("resul t") */
+#results th, #summary th, #results th *, #summary th * { overflow-wrap: normal !important;
+  word-break: normal !important; hyphens: none; }
+#results table, #summary table { font-size: 0.9em; }
 /* dark mode: the drawn boards are light paper; dimmed and framed they sit in a dark page
    without glaring, and the highlights keep dark text on their light colours */
 .dark #board img, .dark #replay-board img, .dark .watch-screen img { filter: brightness(0.84) contrast(1.06); border-radius: 8px;
