@@ -79,6 +79,8 @@ class Tally:
     gaps: list[float] = field(default_factory=list)
     """Per game: the side's return minus the other seats' mean return (chips, points)."""
     seconds: float = 0.0
+    slowest: float = 0.0
+    """The side's slowest move, seconds."""
 
     @property
     def games(self) -> int:
@@ -100,7 +102,8 @@ class Tally:
         return mean, mean - half, mean + half
 
     def add(self, outcome: Outcome) -> None:
-        score, ret, others, seconds = outcome
+        score, ret, others, seconds, slowest = outcome
+        self.slowest = max(self.slowest, slowest)
         self.scores.append(score)
         self.returns.append(ret)
         self.gaps.append(ret - others)
@@ -116,8 +119,9 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-Outcome = tuple[float, float, float, float]
-"""One game of a side: its score, its return, the others' mean return, the seconds taken."""
+Outcome = tuple[float, float, float, float, float]
+"""One game of a side: its score, its return, the others' mean return, the seconds the game
+took, the side's slowest move (seconds)."""
 
 
 def _one(job: tuple[str, tuple[str, ...], int, int]) -> Outcome:
@@ -126,8 +130,10 @@ def _one(job: tuple[str, tuple[str, ...], int, int]) -> Outcome:
     record = play(game_id, lineup, seed=seed)
     returns = record.returns or [0.0] * len(lineup)
     others = statistics.fmean(r for i, r in enumerate(returns) if i != seat)
+    slowest = max((m.ended_at - m.started_at for m in record.moves if m.seat == seat),
+                  default=0.0)
     return ((record.scores or [0.0] * len(lineup))[seat], returns[seat], others,
-            time.perf_counter() - start)
+            time.perf_counter() - start, slowest)
 
 
 def _run(jobs: list[tuple[str, tuple[str, ...], int, int]], workers: int) -> list[Outcome]:
@@ -231,6 +237,8 @@ class Row:
     """Games scored by what is earned (chips, points): the mean return gap, 95% interval."""
     why: str = ""
     """Why the target cannot be met by the game's nature (:data:`BY_NATURE`), or ""."""
+    slowest_move: float | None = None
+    """The measured level's slowest move over these games, seconds (wall clock)."""
 
     def as_dict(self) -> dict[str, object]:
         def rounded(value: object) -> object:
@@ -302,6 +310,7 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0,
                         "lower bound > 50%" + (" or out-earns it" if earns else ""),
                         low > 0.5 or (earns and gap is not None and gap[1] > 0),
                         tally.seconds / max(1, tally.games), gap=gap,
+                        slowest_move=tally.slowest,
                         why=BY_NATURE.get((game_id, "step"), "")))
     top = levels[-1]
     games = trivial_games or games
@@ -318,6 +327,7 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0,
                             + (" or out-earns it" if earns else ""),
                             tally.mean >= TRIVIAL_TARGET or (gap is not None and gap[1] > 0),
                             tally.seconds / max(1, tally.games), gap=gap,
+                            slowest_move=tally.slowest,
                             why=BY_NATURE.get((game_id, trivial), "")))
             continue
         reference = _reference(game_id) or trivial
@@ -330,6 +340,7 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0,
                         tally.games, tally.mean, low, high,
                         f"return >= {reference}'s in its place", mine >= theirs - 1e-9,
                         tally.seconds / max(1, tally.games), mine, theirs,
+                        slowest_move=tally.slowest,
                         why=BY_NATURE.get((game_id, trivial), "")))
     if game_id in EXTRA:
         other = EXTRA[game_id]
@@ -340,16 +351,20 @@ def calibrate(game_id: str, games: int, *, workers: int = 1, seed: int = 0,
         rows.append(Row(game_id, f"{top.name} ({top.spec}) among {players - 1} x {other}",
                         tally.games, tally.mean, low, high,
                         f"return >= {other}'s in its place", mine >= theirs - 1e-9,
-                        tally.seconds / max(1, tally.games), mine, theirs))
+                        tally.seconds / max(1, tally.games), mine, theirs,
+                        slowest_move=tally.slowest))
     return rows
 
 
 def _extra(row: Row) -> str:
-    extra = (f"return {row.returns:.2f} vs {row.reference:.2f}"
-             if row.returns is not None and row.reference is not None else "")
+    parts = []
+    if row.returns is not None and row.reference is not None:
+        parts.append(f"return {row.returns:.2f} vs {row.reference:.2f}")
     if row.gap is not None:
-        extra += f"earns {row.gap[0]:+.2f} [{row.gap[1]:+.2f}, {row.gap[2]:+.2f}] a game"
-    return extra
+        parts.append(f"earns {row.gap[0]:+.2f} [{row.gap[1]:+.2f}, {row.gap[2]:+.2f}] a game")
+    if row.slowest_move is not None:
+        parts.append(f"slowest move {row.slowest_move:.1f}s")
+    return "  ".join(parts)
 
 
 def _print(rows: list[Row]) -> None:
