@@ -71,7 +71,7 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
         state.is_terminal(), d.verdict(state.returns(), seat) if state.is_terminal() else None,
         COLOURS[player].capitalize() if player >= 0 else None, player == seat,
     )
-    d.header(canvas, f"You are {COLOURS[seat]} ({'xo'[seat]})", status, colour=DISCS["xo"[seat]])
+    d.header(canvas, f"You are {COLOURS[seat]}", status, colour=DISCS["xo"[seat]])
     last_cell = None
     if last:
         column = int(last[0][1:]) - 1
