@@ -74,9 +74,10 @@ NAV = (("first", "« Start"), ("back", "‹ Back"), ("forward", "Next ›"), ("l
 """The move list's buttons: through the positions seen so far, on the same board."""
 SEEN = -2
 """Where the page's move number is in the Play tab's outputs (the screen's number is last)."""
-FRAME = 7
-"""A new game's outputs: the session, the setup, the bar and its text, the game area, the
-"Back to the game" button, the spectator link; then the screen's outputs."""
+FRAME = 6
+"""A new game's outputs: the session, the setup, the bar, the game area, the "Back to the
+game" button, the spectator link; then the screen's outputs (the bar's text first: a blind
+battle's opponent is named there once the game ends)."""
 MAX_TYPED = 200
 """Characters a typed move may have (a move is a few words; longer text is cut)."""
 
@@ -85,13 +86,15 @@ def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]
     """Updates for the Play tab's outputs, in the order build_play lists them."""
     if session is None:
         hidden = gr.update(visible=False)
-        return [None, play_html.status("Pick a game and an opponent, then press Start."),
+        return [gr.skip(), None,
+                play_html.status("Pick a game and an opponent, then press Start."),
                 "", "", "", "", "", *[hidden] * (BUTTONS + 2), *[hidden] * 7, gr.skip(), hidden,
                 *show_table(None), *show_talk(None), None, None]
     s = screen or session.screen()
     buttons = [gr.update(value=s.buttons[i], visible=True) if i < len(s.buttons)
                else gr.update(visible=False) for i in range(BUTTONS)]
     return [
+        bar_text(session),  # (a blind battle's model is named once the game ends)
         gr.update(value=s.image) if s.image is not None else gr.skip(),
         play_html.status(s.status, thinking=s.thinking, over=s.over),
         play_html.notice(s.notice),
@@ -148,7 +151,7 @@ def llm_panel(session: PlaySession, screen: Screen) -> Any:
 def chrome(session: PlaySession, request: gr.Request) -> list[Any]:
     """The setup folded away, the game's one-line bar and the game area shown, with the
     game's spectator link."""
-    return [gr.update(visible=False), gr.update(visible=True), bar_text(session),
+    return [gr.update(visible=False), gr.update(visible=True),
             gr.update(visible=True), gr.update(visible=False),
             spectator_link(session, request)]
 
@@ -477,12 +480,12 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                              min_width=110, variant="secondary")
     a = build_area()
     build_your_rating(profile)  # a closed fold under the game (sessions.web.tabs.rating)
-    outputs = [a["board"], a["status"], a["notice"], a["move_list"], a["players"], a["moves"],
+    outputs = [title, a["board"], a["status"], a["notice"], a["move_list"], a["players"], a["moves"],
                a["view"], *a["buttons"], a["menu"], a["menu_play"], a["resign"], a["again"],
                a["swap"], a["said"], a["typing"], a["stop"], a["nav"], a["llm_turn"],
                a["thinking"], *a["table_view"]["outputs"], *a["talk_view"]["outputs"],
                a["seen"], a["shown"]]
-    framed = [session, s["setup"], bar, title, a["area"], s["back"], a["link"], *outputs]
+    framed = [session, s["setup"], bar, a["area"], s["back"], a["link"], *outputs]
     s["game"].change(choose_game, s["game"], [s["about"], s["rules"], s["opponent"], a["hint"]],
                      **PRIVATE)
     wire_setup(s, profile, keyring)
