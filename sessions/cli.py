@@ -23,6 +23,7 @@ from sessions.ratings.gamebench_format import (
 )
 
 if TYPE_CHECKING:
+    from sessions.ratings.anchors import Anchors
     from sessions.ratings.nra import PairNRA
     from sessions.ratings.results import ResultSet
 
@@ -283,6 +284,10 @@ def _ratings_parser(sub: argparse._SubParsersAction) -> None:
     rate.add_argument("--until", default=None, metavar="DATE", help="ended on or before (UTC)")
     rate.add_argument("--by-player", type=int, default=None, metavar="MIN",
                       help="rate each anonymous human player with at least MIN matches apart")
+    rate.add_argument("--anchors", default=None, metavar="FILE|none",
+                      help="hold these ratings fixed (default for stored matches: the "
+                           "ladder's shipped sessions/ratings/anchors.json; none for "
+                           "--gamebench); 'none' centres every table instead")
     rate.add_argument("--nra", action="store_true", help="also print GTBench's NRA per pair")
     rate.add_argument("--json", action="store_true", help="print the report as JSON")
     rate.set_defaults(run=_ratings)
@@ -300,7 +305,7 @@ def _ratings(args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap, seed=args.seed, ties=ties,
         alpha=args.alpha if args.alpha is not None else
         (GAMEBENCH_ALPHA if gamebench else DEFAULT_ALPHA), level=args.level,
-        resampling=resampling)
+        resampling=resampling, anchors=_anchors(args.anchors, gamebench))
     settings.check()
     found = _gamebench_results(args.gamebench) if gamebench else _stored_results(args.db)
     results = found.results
@@ -326,6 +331,14 @@ def _ratings(args: argparse.Namespace) -> int:
         print()
         print(_nra_text(pairs, skipped or {}))
     return 0
+
+
+def _anchors(given: str | None, gamebench: bool) -> Anchors:
+    from sessions.ratings import anchors
+
+    if given == "none" or (given is None and gamebench):
+        return anchors.NONE
+    return anchors.load(None if given is None else Path(given))
 
 
 def _gamebench_results(path: Path) -> ResultSet:

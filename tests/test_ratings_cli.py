@@ -137,10 +137,12 @@ def test_export_to_gamebench_and_rate_the_file_the_same(store_path, tmp_path, ca
             "1 not shared for research)") in err
     entries = json.loads(exported.read_text())
     assert len(entries) == 15 and all(set(e) >= {"game"} and len(e) == 3 for e in entries)
-    # Read back with our own conventions, the file rates exactly as the store does.
+    # Read back with our own conventions (the store's ratings hold the ladder's shipped
+    # anchors), the file rates exactly as the store does.
     ours = ratings_json(capsys, "--db", str(store_path))
     theirs = ratings_json(capsys, "--gamebench", str(exported), "--ties", "half",
-                          "--alpha", "0.01", "--resample", "game")
+                          "--alpha", "0.01", "--resample", "game", "--anchors",
+                          str(ROOT / "sessions" / "ratings" / "anchors.json"))
     assert theirs["overall"]["ratings"] == ours["overall"]["ratings"]
 
 

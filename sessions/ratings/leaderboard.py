@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import math
 import threading
 import time
 from collections import Counter, OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,6 +37,7 @@ from sessions.ratings.live import Budget, PointRatings, Snapshot, StoreReader
 from sessions.ratings.nra import PairNRA, nra_table
 from sessions.ratings.report import RateCache, RatingReport, RatingTable, Settings, rate
 from sessions.ratings.results import ResultSet, blind_counted, by_player, parse_when, select
+from sessions.ratings.versus_people import VersusPeople, versus_people
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -96,6 +99,33 @@ class Table:
         path = Path(path)
         path.write_text(self.csv(), encoding="utf-8")
         return path
+
+
+def anchored_settings() -> Settings:
+    """The app's settings: every fit holds the ladder's shipped anchors (a broken anchors
+    file is logged and leaves the scale centred)."""
+    from sessions.ratings import anchors
+
+    try:
+        return Settings(anchors=anchors.load())
+    except (OSError, ValueError) as err:
+        logging.getLogger(__name__).warning("ratings are not anchored: %s", err)
+        return Settings()
+
+
+def anchor_note(settings: Settings) -> str:
+    """What the anchors mean, in one phrase for above the table."""
+    fixed = len(settings.anchors.overall)
+    return (f"anchored scale: the difficulty ladder's levels keep their calibrated ratings "
+            f"({fixed} fixed overall, per game where calibrated), so numbers compare across "
+            "snapshots")
+
+
+def people_note(rows: Sequence[VersusPeople], shown: int = 5) -> str:
+    """The agents that beat people most surely (best lower bound first), in words."""
+    return "against people: " + "; ".join(
+        f"{r.entity} {r.label()}" for r in rows[:shown]) + (
+        f"; {len(rows) - shown} more" if len(rows) > shown else "")
 
 
 def _r(x: float, digits: int = 2) -> float | str:
@@ -233,6 +263,8 @@ class LeaderboardView:
     pending: int = 0
     """Matches the ratings count whose intervals are not computed yet (a live leaderboard
     shows new sessions at once and refreshes the intervals in the background)."""
+    people: tuple[VersusPeople, ...] = ()
+    """"Beats X% of people" per agent, best lower bound first (:mod:`versus_people`)."""
 
     @property
     def version(self) -> tuple[tuple[int, int, int], int]:
@@ -277,6 +309,10 @@ class LeaderboardView:
                  f"{games} game{'s' if games != 1 else ''}",
                  f"{s.bootstrap} bootstraps", f"{s.level:.0%} intervals",
                  "ties count half" if s.ties == "half" else "ties dropped"]
+        if s.anchors:
+            parts.append(anchor_note(s))
+        if self.people:
+            parts.append(people_note(self.people))
         if self.pending:
             parts.append(f"intervals refreshing for the newest {self.pending} "
                          f"match{'es' if self.pending != 1 else ''}")
@@ -306,10 +342,11 @@ class Leaderboard:
     (tests, scripts), :meth:`view` computes everything before returning.
     """
 
-    def __init__(self, store: Store, *, settings: Settings = Settings(),
+    def __init__(self, store: Store, *, settings: Settings | None = None,
                  player_min_matches: int | None = None, cache_size: int = 16,
                  live: bool = False, cpu_share: float = 0.04) -> None:
         self.store = store
+        settings = settings if settings is not None else anchored_settings()
         self.settings = settings
         self.player_min_matches = player_min_matches
         self.live = live
@@ -420,7 +457,8 @@ class Leaderboard:
             cache = self._caches.pop(filters, None) or RateCache()
         report = rate(chosen, self.settings, dropped=snapshot.dropped, cache=cache)
         view = LeaderboardView(filters, snapshot.revision, report, rows, skipped,
-                               self._gama_table(snapshot, filters))
+                               self._gama_table(snapshot, filters),
+                               people=tuple(versus_people(chosen)))
         with self._lock:
             self._caches[filters] = cache
             while len(self._caches) > _RATE_CACHES:

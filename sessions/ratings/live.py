@@ -29,7 +29,14 @@ import numpy as np
 from sessions.ratings import bradley_terry as bt
 from sessions.ratings import gama_table, resample
 from sessions.ratings.nra import NRASums
-from sessions.ratings.report import Rating, RatingReport, RatingTable, Settings, overlap_ranks
+from sessions.ratings.report import (
+    Rating,
+    RatingReport,
+    RatingTable,
+    Settings,
+    anchored,
+    overlap_ranks,
+)
 from sessions.ratings.results import MatchResult, rated_results, result_of_row
 
 if TYPE_CHECKING:
@@ -263,16 +270,25 @@ class _Point:
 
 
 def _point_fit(n: int, matrix: np.ndarray, groups: list[resample.ChoiceGroup],
-               weights: list[np.ndarray], alpha: float, start: np.ndarray | None
-               ) -> np.ndarray:
+               weights: list[np.ndarray], alpha: float, start: np.ndarray | None,
+               fixed: dict[int, float] | None = None) -> np.ndarray:
     """The fit on the whole weighted data given as sums: the same fixed point as
-    ``bt.fit_point`` on the matches' cells."""
+    ``bt.fit_point`` on the matches' cells (with ``fixed``: the anchored fit, centred by
+    the caller only when nothing is fixed)."""
     events = sum(len(w) for w in weights)
     cells = resample.Cells(n, np.zeros((0, 2), np.int64), np.zeros((0, 2)), tuple(groups),
                            np.ones(events), np.zeros(events, np.int64),
                            np.array([max(events, 1)], np.int64))
     sample = resample.Sample(matrix[None], np.concatenate(weights or [np.zeros(0)])[None])
+    if fixed:
+        from sessions.ratings.anchors import fit_fixed
+
+        return fit_fixed(cells, sample, fixed, alpha=alpha, tol=bt.POINT_STOP)[0]
     return bt.fit(cells, sample, alpha=alpha, start=start, tol=bt.POINT_STOP)[0]
+
+
+def _centred(point: np.ndarray, fixed: dict[int, float]) -> np.ndarray:
+    return point if fixed else point - point.mean()
 
 
 class PointRatings:
@@ -300,9 +316,11 @@ class PointRatings:
             return held[1]
         matrix, group, weights = sums.data()
         start = _start(held[1] if held else None, sums.entities)
+        fixed = anchored(self.settings.anchors, game, sums.entities)
         point = _point_fit(len(sums.entities), matrix, [group] if group else [],
-                           [weights] if group else [], self.settings.alpha, start)
-        made = _Point(list(sums.entities), (game,), point - point.mean(), np.array(sums.played),
+                           [weights] if group else [], self.settings.alpha, start, fixed)
+        made = _Point(list(sums.entities), (game,), _centred(point, fixed),
+                      np.array(sums.played),
                       np.array(sums.total) / np.maximum(sums.played, 1), sums.tied,
                       sums.matches)
         self.points[game] = (sums.version, made)
@@ -348,9 +366,10 @@ class PointRatings:
             np.add.at(played, where, fit.played)
             np.add.at(score_total, where, fit.played * fit.score)
             ties += sums.tied
+        fixed = anchored(self.settings.anchors, games[0] if len(games) == 1 else None, entities)
         point = _point_fit(n, matrix, groups, weights, self.settings.alpha,
-                           _start(self.overall, entities))
-        self.overall = _Point(entities, tuple(games), point - point.mean(), played,
+                           _start(self.overall, entities), fixed)
+        self.overall = _Point(entities, tuple(games), _centred(point, fixed), played,
                               score_total / np.maximum(played, 1), ties, total)
         return self.overall
 

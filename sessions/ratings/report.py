@@ -30,6 +30,8 @@ import numpy as np
 
 from sessions.ratings import bradley_terry as bt
 from sessions.ratings import resample
+from sessions.ratings.anchors import NONE as NO_ANCHORS
+from sessions.ratings.anchors import Anchors, fit_fixed, fit_point_fixed
 from sessions.ratings.matches import Matches, Ties
 from sessions.ratings.results import MatchResult
 
@@ -47,6 +49,9 @@ class Settings:
     """"game": each game's matches are redrawn within the game (a stratified bootstrap; its
     intervals hold their level when games have unequal match counts). "pooled": n matches
     drawn across games with weights 1/N_game, as GameBench did."""
+    anchors: Anchors = NO_ANCHORS
+    """Ratings held fixed per table (the ladder's levels: :mod:`sessions.ratings.anchors`);
+    none by default (every table centred)."""
 
     def check(self) -> None:
         if self.bootstrap < 1:
@@ -108,9 +113,13 @@ class RatingReport:
         def table(t: RatingTable) -> dict[str, Any]:
             return {"game": t.game, "matches": t.matches, "ties": t.ties,
                     "games": list(t.game_ids), "ratings": [asdict(r) for r in t.rows]}
-        return {"settings": asdict(self.settings), "dropped": dict(self.dropped),
-                "overall": table(self.overall),
-                "games": {g: table(t) for g, t in self.games.items()}}
+        settings = {k: v for k, v in asdict(self.settings).items() if k != "anchors"}
+        out = {"settings": settings, "dropped": dict(self.dropped),
+               "overall": table(self.overall),
+               "games": {g: table(t) for g, t in self.games.items()}}
+        if self.settings.anchors:
+            out["anchors"] = self.settings.anchors.to_dict()
+        return out
 
 
 @dataclass
@@ -270,18 +279,33 @@ def _table(game: str | None, entities: list[str], tallies: tuple[np.ndarray, np.
            ties: int, matches: int, game_ids: tuple[str, ...], cells: resample.Cells,
            sample: resample.Sample, settings: Settings,
            start: np.ndarray | None = None) -> RatingTable:
-    point = bt.fit_point(cells, alpha=settings.alpha)
-    samples = bt.fit(cells, sample, alpha=settings.alpha,
-                     start=point if start is None else start)
+    # a table of one game's matches (the overall one of a single game too) takes its anchors
+    fixed = anchored(settings.anchors, game if game is not None or len(game_ids) != 1
+                     else game_ids[0], entities)
+    if fixed:
+        point = fit_point_fixed(cells, fixed, alpha=settings.alpha)
+        samples = fit_fixed(cells, sample, fixed, alpha=settings.alpha)
+    else:
+        point = bt.fit_point(cells, alpha=settings.alpha)
+        samples = bt.fit(cells, sample, alpha=settings.alpha,
+                         start=point if start is None else start)
     tail = (1.0 - settings.level) / 2 * 100
     low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
     mean = samples.mean(axis=0)
+    for i, value in fixed.items():  # exactly, not a mean's rounding of it
+        mean[i] = low[i] = high[i] = value
     played, score = tallies
     ranks = overlap_ranks(low, high)
     order = np.argsort(-mean, kind="stable")
     rows = [Rating(entities[i], float(mean[i]), float(low[i]), float(high[i]), int(ranks[i]),
                    int(played[i]), float(score[i]), float(point[i])) for i in order]
     return RatingTable(game, matches, ties, rows, samples[:, order], game_ids)
+
+
+def anchored(anchors: Anchors, game: str | None, entities: Sequence[str]) -> dict[int, float]:
+    """The fixed ratings of one table, by the entities' places in ``entities``."""
+    scope = anchors.scope(game) if anchors else {}
+    return {i: scope[e] for i, e in enumerate(entities) if e in scope}
 
 
 def cells_of(results: Sequence[MatchResult], entities: list[str], ties: Ties
