@@ -38,3 +38,13 @@ def test_watchers_see_each_seat_with_its_side_never_you():
     assert seen.status == "MCTS (X) to move."
     words = [seen.title, seen.status, *labels, *seen.moves, *(b.caption for b in seen.boards)]
     assert not any(re.search(r"\byou\b", w, re.IGNORECASE) for w in words)
+
+
+def test_a_boards_own_words_are_introduced_with_whom_they_address():
+    """A seat's text view speaks to that seat ("You are X"); a spectator's page says who
+    that "you" is (issue 22 item 4: the page never addresses the spectator)."""
+    from sessions.web import spectate_html
+
+    game = WatchSession("tic_tac_toe", ["random", "random"], seed=1, delay=0.0)
+    page = spectate_html.live(spectate.spectate(game, spectate.ALL))
+    assert "— As Random (X) sees it; “you” below is Random (X) —" in page
