@@ -119,3 +119,49 @@ def test_beats_people_shares_with_intervals_sorted_by_lower_bound_and_provisiona
     assert not found[0].provisional and found[0].label().startswith("beats 79% of people")
     per_game = versus_people(rows, by_game=True)
     assert {(r.entity, r.game) for r in per_game} >= {("mcts", "nim"), ("llm/x", "pig")}
+
+
+def test_active_pairing_aims_at_the_unresolved_top_and_narrows_it_faster():
+    from sessions.ratings.matchmaking import fit, next_pairs, unresolved
+
+    rng = np.random.default_rng(3)
+    strength = np.array([2.0, 1.9, 1.0, 0.0, -1.0, -2.0])
+    wins = np.zeros((6, 6))
+    for _ in range(20):  # every pair has played a little
+        for i in range(6):
+            for j in range(i + 1, 6):
+                won = rng.random() < 1 / (1 + np.exp(strength[j] - strength[i]))
+                wins[(i, j) if won else (j, i)] += 1
+    found = fit(wins)
+    open_pairs = unresolved(found, 2)
+    assert (0, 1) in open_pairs or (1, 0) in open_pairs  # 2.0 against 1.9: not yet apart
+    pairs = next_pairs(found, 10, top=2)
+    assert sum(set(p) == {0, 1} for p in pairs) >= 5  # most games go to the close top pair
+
+    def variance_after(chosen):  # of the top difference, once those games are counted
+        more = wins.copy()
+        for i, j in chosen:
+            more[i, j] += 0.5
+            more[j, i] += 0.5
+        c = fit(more).covariance
+        return c[0, 0] + c[1, 1] - 2 * c[0, 1]
+
+    uniform = [(i, j) for i in range(6) for j in range(i + 1, 6)][:10]
+    assert variance_after(pairs) < 0.9 * variance_after(uniform)
+
+
+def test_the_leaderboard_holds_the_shipped_anchors_and_says_so(tmp_path):
+    from agents.specs import parse_spec
+    from sessions.fanout import play_one
+    from sessions.ratings.leaderboard import Leaderboard
+    from sessions.store import Store
+
+    with Store(tmp_path / "arena.sqlite3") as store:
+        for seed in range(4):
+            store.save(play_one("nim", [parse_spec("random"), parse_spec("mcts:50:2s")],
+                                seed=seed))
+        view = Leaderboard(store).view()
+    assert "anchored scale: the difficulty ladder's levels keep" in view.summary()
+    shipped = anchors.load().scope("nim")
+    for entity in ("random", "mcts:50:2s"):
+        assert view.report.games["nim"].get(entity).rating == shipped[entity]  # type: ignore[union-attr]
