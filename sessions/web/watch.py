@@ -16,6 +16,7 @@ or what the caller asks, e.g. ``showcase``), with its language-model seats' tota
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 import time
@@ -43,6 +44,12 @@ DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
 MAX_DELAY = 60.0
 MAX_RUNNING = 8
 """Watched games one app process plays at once (each holds agents, maybe model calls)."""
+PER_CLIENT = int(os.environ.get("ARENA_WATCH_PER_CLIENT", "2"))
+"""Watched games one client address may have playing at once."""
+UNWATCHED_PAUSE = float(os.environ.get("ARENA_WATCH_UNWATCHED_PAUSE", "10"))
+"""Seconds a watched game plays on with nobody watching it before it pauses."""
+UNWATCHED_END = float(os.environ.get("ARENA_WATCH_UNWATCHED_END", "120"))
+"""Seconds with nobody watching after which it ends (abandoned, not counted)."""
 POLL = 0.1
 
 
@@ -59,7 +66,8 @@ class WatchSession:
     def __init__(self, game_id: str, seats: Sequence[str], *, seed: int | None = None,
                  params: Mapping[str, Any] | None = None, store: Store | None = None,
                  delay: float = 1.0, build_agent: AgentBuilder = make_agent,
-                 tags: Sequence[str] = ("watch",)) -> None:
+                 tags: Sequence[str] = ("watch",),
+                 watchers: Callable[[], int] | None = None) -> None:
         try:
             self.spec = registry.get(game_id)
         except KeyError as err:
@@ -106,6 +114,13 @@ class WatchSession:
                                  policy)
         self._thread = threading.Thread(target=self._run, name=f"watch-{self.id[:8]}",
                                         daemon=True)
+        self.watchers = watchers
+        """How many pages watch the game now (its host's included); None: not counted (a
+        showcase, a test). A game nobody watches pauses, then ends (:class:`Keeper`)."""
+        self.unwatched = False
+        """Paused because nobody watches (play resumes by itself when someone does)."""
+        self.client = ""
+        """The address of the client that started it (for :data:`PER_CLIENT`)."""
 
     # --- reading (the LiveGame protocol) ----------------------------------------------------
 
@@ -145,6 +160,8 @@ class WatchSession:
             kept = self._stored and self.store is not None and self.store.unsaved(self.id)
             return f"{self.result()} {NOT_SAVED}" if kept else self.result()
         busy = self.agents.busy()
+        if self._paused and self.unwatched:
+            return "Paused: nobody is watching. It goes on when someone does."
         if self._paused:
             held = " (the move being thought about waits)" if busy else ""
             return f"Paused{held}: press Resume or Step."
@@ -172,25 +189,51 @@ class WatchSession:
                 if len(_RUNNING) >= MAX_RUNNING:
                     raise WatchError(f"{MAX_RUNNING} watched games are playing on this server "
                                      "already: watch one of them, or try again when one ends")
+                mine = sum(1 for game in _RUNNING if self.client and game.client == self.client)
+                if mine >= PER_CLIENT:
+                    raise WatchError(f"{mine} watched games started from your address are "
+                                     f"playing already (at most {PER_CLIENT}): stop one of "
+                                     "them, or wait for one to end")
                 _RUNNING.add(self)
             self._started = True
             LIVE.add(self)
         self._thread.start()
+        if self.watchers is not None:
+            Keeper(self).start()
+
+    def nobody_watching(self, seconds: float) -> None:
+        """Nobody has watched for ``seconds``: pause after :data:`UNWATCHED_PAUSE`, end
+        after :data:`UNWATCHED_END` (the :class:`Keeper`'s call)."""
+        if seconds >= UNWATCHED_END:
+            self.stop(f"nobody watched it for {UNWATCHED_END:g} s")
+        elif seconds >= UNWATCHED_PAUSE and not self._paused:
+            with self._cond:
+                self.unwatched = True
+                self._paused, self._stepping = True, False
+                self._changed()
+
+    def watched_again(self) -> None:
+        """Someone watches again: a game paused for want of watchers goes on."""
+        with self._cond:
+            if self.unwatched:
+                self.unwatched = False
+                self._paused = False
+                self._changed()
 
     def pause(self) -> None:
         with self._cond:
-            self._paused, self._stepping = True, False
+            self._paused, self._stepping, self.unwatched = True, False, False
             self._changed()
 
     def resume(self) -> None:
         with self._cond:
-            self._paused, self._stepping = False, False
+            self._paused, self._stepping, self.unwatched = False, False, False
             self._changed()
 
     def step(self) -> None:
         """Play one move (one round of a simultaneous game), then stay paused."""
         with self._cond:
-            self._paused, self._stepping = True, True
+            self._paused, self._stepping, self.unwatched = True, True, False
             self._changed()
 
     def set_delay(self, seconds: float | None) -> None:
@@ -308,6 +351,27 @@ class _Gate:
     @property
     def silence_seconds(self) -> float | None:
         return getattr(self.agent, "silence_seconds", None)
+
+
+class Keeper(threading.Thread):
+    """Looks once a second whether anyone watches a game, until it is over."""
+
+    EVERY = 1.0
+
+    def __init__(self, game: WatchSession) -> None:
+        super().__init__(name=f"watch-keeper-{game.id[:8]}", daemon=True)
+        self.game = game
+
+    def run(self) -> None:
+        game, seen = self.game, time.monotonic()
+        while not game.ended.wait(self.EVERY):
+            count = game.watchers() if game.watchers is not None else 1
+            now = time.monotonic()
+            if count:
+                seen = now
+                game.watched_again()
+            else:
+                game.nobody_watching(now - seen)
 
 
 class Hosts:

@@ -145,6 +145,8 @@ def start(game_id: str, speed: float, keyring: Keyring, viewer: Viewer, request:
     try:
         game = WatchSession(game_id, seats, store=store(), delay=float(speed or 0.0),
                             build_agent=seating.build)
+        game.watchers = functools.partial(watching, game.id)  # none: it pauses, then ends
+        game.client = client_of(request)  # a bounded number per address
         seating.attach(game)
         game.start()
     except (ValueError, KeyError) as err:
@@ -153,6 +155,14 @@ def start(game_id: str, speed: float, keyring: Keyring, viewer: Viewer, request:
     viewer.follow(game.id, spectate.ALL, host=True)
     return (game, gr.update(open=False), gr.update(visible=True), link_line(request, game.id),
             gr.update(choices=spectate.views(game), value=spectate.ALL))
+
+
+def watching(game_id: str) -> int:
+    """Pages following the game ``game_id`` now (its host's included)."""
+    try:
+        return spectators().counts().get(game_id, 0)
+    except RuntimeError:  # the spectators changed while counted (another thread): say one
+        return 1
 
 
 def link_line(request: gr.Request, game_id: str) -> str:
