@@ -108,7 +108,8 @@ def _text(page) -> str:
 def _click(page, xy: tuple[float, float], *, tap: bool = False) -> None:
     """Click (or scroll to and ``tap``), then wait until the page shows the move (and the
     agent's reply)."""
-    count, before = len(_moves(page)), page.locator("#board img").get_attribute("src")
+    # the list changes with every move (a finished turn folds into one line: not a count)
+    listed, before = _moves(page), page.locator("#board img").get_attribute("src")
     if tap:  # bring the spot to the middle of the screen, as a thumb scrolls
         natural, _, _, top, shown, _ = _board_box(page)
         page.evaluate("y => window.scrollBy(0, y - window.innerHeight / 2)",
@@ -116,7 +117,7 @@ def _click(page, xy: tuple[float, float], *, tap: bool = False) -> None:
     _click_pixel(page, *xy, tap=tap)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        if len(_moves(page)) > count and (
+        if _moves(page) != listed and (
                 page.locator("#board img").get_attribute("src") != before):
             return
         page.wait_for_timeout(50)
@@ -174,7 +175,14 @@ def test_a_whole_game_by_clicks_against_random(page, app):
     _expect()(status).to_contain_text(re.compile(r"Game over: (You won|You lost|Draw)"))
     _shot(page, "play-arctic-end")
     assert dug == {1, 3}
-    assert not any(" draws " in line or "junkyard gives" in line for line in _moves(page))
+    lines = _moves(page)
+    assert not any(" draws " in line or "junkyard gives" in line for line in lines)
+    # the bar says who really acted first (the first initiator is drawn)
+    first = "first" if lines[0].split(". ", 1)[1].startswith("You:") else "second"
+    _expect()(page.locator("#bar-text")).to_contain_text(f"you play {first}")
+    # the opponent's turns are one move each: no building steps in the list
+    theirs = [line.split(": ", 1)[1] for line in lines if ". Random: " in line]
+    assert theirs and not any(t.startswith("add ") or t == "cancel" for t in theirs), theirs
     record = _stored(app)
     assert record.outcome == "normal" and record.seats[0].kind == "human"
     mine = [m for m in record.moves if m.seat == 0]

@@ -124,6 +124,11 @@ def test_sea_battle_a_whole_game_by_clicking_orders(page, app):
     _answer_consent(page, name="Admiral")
     _start(page, "Board games › Sea Battle", seat="second")
     _expect()(page.locator("#status")).to_contain_text("Your turn")
+    # one name per side everywhere: the fleet's colour (left and right are where guns fire)
+    bar = page.locator("#bar-text").inner_text()
+    assert "you play Blue" in bar and not re.search(r"\b(left|right|first|second)\b", bar), bar
+    _expect()(page.locator("#players")).to_contain_text("You (Blue)")
+    assert not re.search(r"\b(left|right)\b", page.locator("#players").inner_text())
     page.get_by_text("Board as text").click()
     turns = 0
     while "Game over" not in page.locator("#status").inner_text():
@@ -135,7 +140,10 @@ def test_sea_battle_a_whole_game_by_clicking_orders(page, app):
         for i, step in enumerate(path):
             _click(page, *centres[step])
             if i < len(path) - 1:
-                _expect()(page.locator("#notice")).to_contain_text(f"{step} selected")
+                _expect()(page.locator("#notice")).to_contain_text(step)
+                _expect()(page.locator("#notice")).to_contain_text(  # the next ship's order
+                    re.compile(r"Now pick ship \d's order"))
+                assert "highlighted spot" not in page.locator("#notice").inner_text()
                 if turns == 0 and i == 0:
                     _shot(page, "play-sea-battle-selected")
         _expect()(page.locator("#moves textarea")).to_have_value(re.compile(  # seat order
@@ -166,7 +174,8 @@ def test_sea_battle_on_a_phone(browser, app):
     state = sea_from_view(_view(tab))
     first = sea_view.centres(state, 0)["ship 1: forward, shoot right"]
     _click(tab, *first)
-    _expect()(tab.locator("#notice")).to_contain_text("ship 1: forward, shoot right selected")
+    _expect()(tab.locator("#notice")).to_contain_text(
+        "ship 1: forward, shoot right. Now pick ship 2's order")
     image = tab.locator("#board img").bounding_box()
     assert image["width"] <= 390
     assert image["width"] / sea_view.WIDTH * sea_view.BUTTON_H >= 24  # a button stays tappable

@@ -70,6 +70,8 @@ def test_traitor_answering_prompt_lists_only_answers_and_plain_words_are_stateme
     s.run_agents()
     prompt = talk_screen(s).prompt
     assert prompt.startswith("Your turn: ask player <N>") and "say: <statement>" in prompt
+    assert s.play_text("ask player 2").startswith("“ask player 2” has no words: write them "
+                                                  "after a colon. Now you may: ask player")
     assert s.play_text("hello everyone") == "Your move: say: hello everyone."
     s.run_agents()
     for _ in range(30):  # until someone asks the person

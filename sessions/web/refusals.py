@@ -77,7 +77,10 @@ def typed(spec: GameSpec, err: MoveError, text: str, *, allowed: str = "") -> st
     """A typed move the adapter refused, in a sentence; ``allowed`` says what may be played
     now when the game has a better word for it than a few examples (a talk game's forms)."""
     if isinstance(err, EmptyMove):
-        return "Type a move first."
+        if not text.strip():
+            return "Type a move first."
+        return f"{quote(text)} has no words: write them after a colon." + (
+            f" {allowed}" if allowed else "")
     if isinstance(err, TooLongMove):
         return "That is too long for a move: a move is a few words."
     hint = allowed or _examples(err.legal_labels, spec.grammar.hint)
