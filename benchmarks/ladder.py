@@ -374,8 +374,20 @@ def _print(rows: list[Row]) -> None:
               f"  [{row.low:.0%}, {row.high:.0%}]  {row.target:<42} "
               f"{'met' if row.met else 'NOT MET':<8}{row.seconds_per_game:>7.1f}s"
               + (f"  {extra}" if extra else ""), flush=True)
-        if row.why:
+        if _why_shown(row):
             print(f"{'':<28}  why: {row.why}", flush=True)
+
+
+def _why_shown(row: Row) -> bool:
+    """Whether the row's note on the game's nature is worth printing: not when its score
+    meets the score target anyway."""
+    if not row.why:
+        return False
+    if "lower bound" in row.target:
+        return row.low <= 0.5
+    if "wins >=" in row.target:
+        return row.mean < TRIVIAL_TARGET
+    return row.mean <= 0.5
 
 
 def stored_rows(game_id: str) -> list[Row]:
@@ -409,7 +421,8 @@ def _markdown(results: dict[str, list[Row]]) -> None:
         if not rows:
             print(f"| {game_id} | not measured | | | | | | |")
         for row in rows:
-            notes = "; ".join(x for x in (_extra(row), row.why) if x)
+            notes = "; ".join(x for x in (_extra(row), row.why if _why_shown(row) else "")
+                              if x)
             print(f"| {game_id} | {row.pairing} | {row.games} | {row.mean:.0%} "
                   f"[{row.low:.0%}, {row.high:.0%}] | {row.target} | "
                   f"{'met' if row.met else '**NOT MET**'} | {row.seconds_per_game:.1f} | "
@@ -426,7 +439,7 @@ def _summary(results: dict[str, list[Row]]) -> None:
     missing = [game_id for game_id, rows in results.items() if not rows]
     print(f"{sum(len(r) for r in results.values())} pairings over {len(results)} games; "
           f"{len(unmet)} target(s) not met"
-          + (f" ({sum(1 for row in unmet if row.why)} of them by the game's nature)"
+          + (f" ({sum(1 for row in unmet if _why_shown(row))} of them by the game's nature)"
              if unmet else "")
           + (f"; not measured: {', '.join(missing)}" if missing else ""))
 
