@@ -174,6 +174,9 @@ def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
             risky = suspect("\n".join(text for _, text in texts), keys)
             for _, text in texts:
                 record = load_clean(text, keys, suspect=risky)
+                text = _keyed(text, record, names)
+                if text:  # a page id also written elsewhere in the record: keyed there too
+                    record = load_clean(text, keys, suspect=risky)
                 if not record.get("research_use", True):
                     built.left_out["not shared for research"] += 1
                     continue
@@ -181,11 +184,22 @@ def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
                 if game not in talking:
                     talking[game] = _talks(game)
                 rows_of(record, names, out.rows, talking=talking[game])
-                _count(built, record, people)
+                _count(built, record, people, names)
                 out.written()
     finally:
         built.rows.update(out.close())
     built.people = len(people)
+
+
+def _keyed(text: str, record: dict[str, Any], names: Pseudonyms) -> str:
+    """``text`` with its people's page ids replaced by their keyed ids wherever they occur
+    outside the seats (a metric or a message naming one), or "" when none does."""
+    ids = [seat["player_id"] for seat in record["seats"] if seat.get("player_id")]
+    if not any(text.count(pid) > 1 for pid in ids):
+        return ""
+    for pid in ids:
+        text = text.replace(pid, names.of(pid) or "")
+    return text
 
 
 def _chosen(store: Any, selection: Selection, built: Built) -> list[str]:
@@ -209,13 +223,13 @@ def _talks(game: str) -> bool:
         return True  # a game this version does not know: treat its attempts as words
 
 
-def _count(built: Built, record: dict[str, Any], people: set[str]) -> None:
+def _count(built: Built, record: dict[str, Any], people: set[str], names: Pseudonyms) -> None:
     game = record["game"]
     built.games[game] += 1
     for seat in record["seats"]:
         built.kinds[seat["kind"]] += 1
         if seat.get("player_id"):
-            people.add(seat["player_id"])
+            people.add(names.of(seat["player_id"]) or "")
     if any(seat["kind"] == "human" for seat in record["seats"]):
         built.human_games[game] += 1
     ended = record.get("ended_at")

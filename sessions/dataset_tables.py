@@ -145,14 +145,19 @@ class Pseudonyms:
             raise ValueError("the dataset salt must have at least 16 bytes")
         self._salt = salt
         self._known: dict[str, str] = {}
+        self._made: set[str] = set()
 
     def of(self, player_id: str | None) -> str | None:
+        """The keyed id of a page id (a keyed id this object made stays as it is)."""
         if not player_id:
             return None
+        if player_id in self._made:
+            return player_id
         known = self._known.get(player_id)
         if known is None:
             digest = hmac.new(self._salt, player_id.encode(), hashlib.sha256).hexdigest()
             known = self._known[player_id] = "p" + digest[:20]
+            self._made.add(known)
         return known
 
 

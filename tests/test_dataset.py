@@ -78,6 +78,7 @@ def stored(tmp_path, monkeypatch):
         "agents_rooms": _played("two_rooms_and_a_boom", 6),
         "agents_gama": _played("battle_royale", 7),
     }
+    records["alice_kuhn"].metrics = {"note": f"played by {ALICE}"}  # a page id elsewhere
     for n, record in enumerate(records.values()):
         record.ended_at = 1_780_000_000 + n * 86400  # a day apart, in this order
     path = tmp_path / "arena.sqlite3"
@@ -127,6 +128,8 @@ def test_the_dataset_loads_with_datasets_and_holds_only_what_people_shared(store
     alice_keys = {key for sid, key in players if sid in
                   {records[n].id for n in ("alice_ttt", "alice_kuhn", "alice_talk")}}
     assert len(alice_keys) == 1 and len({key for _, key in players}) == 2  # stable, distinct
+    kuhn = next(r for r in tables["sessions"] if r["session_id"] == records["alice_kuhn"].id)
+    assert json.loads(kuhn["metrics"]) == {"note": f"played by {alice_keys.pop()}"}
 
     talk = tables["talk"]
     said_by = {(row["session_id"], row["seat"]): row["words"] for row in talk}
