@@ -189,7 +189,7 @@ def test_a_spectator_link_shows_names_as_text_with_sides_and_no_consent_over_the
         _expect()(other.locator("#consent")).to_be_hidden()
         client.predict(api_name="/resign")
         other.reload()
-        _expect()(other.locator("#watch-title")).to_contain_text(f"{name} vs Random")
+        _expect()(other.locator("#watch-title")).to_contain_text(f"{name} (X) vs Random (O)")
         _expect()(other.locator("#watch-replay-seat")).to_contain_text(name)
         for shown in ("#watch-title", "#watch-status"):
             assert not re.search(r"\byou\b", other.locator(shown).inner_text(), re.I)

@@ -48,3 +48,14 @@ def test_a_boards_own_words_are_introduced_with_whom_they_address():
     game = WatchSession("tic_tac_toe", ["random", "random"], seed=1, delay=0.0)
     page = spectate_html.live(spectate.spectate(game, spectate.ALL))
     assert "— As Random (X) sees it; “you” below is Random (X) —" in page
+
+
+def test_a_finished_games_replay_names_its_seats_with_sides_as_live():
+    from agents.specs import parse_spec
+    from sessions.tournament import play_one
+
+    record = play_one("tic_tac_toe", [parse_spec("random"), parse_spec("random")], seed=2)
+    assert spectate.record_names(record) == ["Random (X)", "Random (O)"]
+    assert spectate.with_sides("air_land_sea", ["Random", "Random"]) == [
+        "seat 1 (Random)", "seat 2 (Random)"]
+    assert spectate.with_sides("air_land_sea", ["Ada", "Random"]) == ["Ada", "Random"]

@@ -119,11 +119,27 @@ def spectator_name(game: LiveGame, seat: int) -> str:
         if info.kind != "human":
             return game.seat_name(seat)
         return f"{label} ({info.display_name or 'A person'})"
-    name, other = (_plain_name(game, s) for s in (seat, 1 - seat))
-    side = side_name(game.spec.id, seat)
-    if side:
-        return f"{name} ({side})"
-    return f"{label} ({name})" if name == other else name
+    return with_sides(game.spec.id, [_plain_name(game, s) for s in (0, 1)])[seat]
+
+
+def with_sides(game_id: str, names: list[str]) -> list[str]:
+    """Two seats' names as spectators read them: ``MCTS (O)`` (the side the board draws);
+    where a game draws none, the names, or the game's seat names when both are the same
+    (``seat 1 (MCTS)``)."""
+    sides = [side_name(game_id, s) for s in range(2)]
+    if all(sides):
+        return [f"{name} ({side})" for name, side in zip(names, sides, strict=True)]
+    if names[0] == names[1]:
+        return [f"{seat_label(game_id, s)} ({name})" for s, name in enumerate(names)]
+    return list(names)
+
+
+def record_names(record: MatchRecord) -> list[str]:
+    """A finished game's seat names for its spectators (its replay): as live, with sides."""
+    names = [replays.seat_name(record, s, None) for s in range(len(record.seats))]
+    if len(names) != 2:
+        return [replays.mover(record, s, None) for s in range(len(names))]
+    return with_sides(record.game, names)
 
 
 def _plain_name(game: LiveGame, seat: int) -> str:

@@ -392,7 +392,7 @@ def _finished(game_id: str) -> list[Any]:
     seat = replays.viewer(record)
     frame = spectate.replay_frame(record, -1, seat)
     count = frame.count
-    names = [replays.seat_name(record, s, None) for s in range(len(record.seats))]
+    names = spectate.record_names(record)  # with sides, as live
     return [_replay_screen(record, frame), gr.update(visible=False), gr.update(visible=False),
             gr.update(visible=True),
             gr.update(maximum=max(count - 1, 1), value=count - 1, visible=count > 1),
@@ -400,7 +400,7 @@ def _finished(game_id: str) -> list[Any]:
 
 
 def _replay_screen(record: Any, frame: replays.Frame) -> str:
-    names = [replays.seat_name(record, s, None) for s in range(len(record.seats))]
+    names = spectate.record_names(record)  # with sides, as live
     title = f"{get(record.game).title}: " + (" vs ".join(names) if len(names) == 2
                                              else f"{len(names)} players")
     return spectate_html.screen(title=title, note=f"This game is over: its replay. "
