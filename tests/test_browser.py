@@ -233,6 +233,7 @@ def test_the_consent_answer_survives_a_reload_and_history_replays(page, app):
     page.get_by_role("button", name="stop", exact=True).click()
     _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"1\. You: stop"))
     page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()  # Resign asks first
     _expect()(page.locator("#status")).to_contain_text("You resigned")
     page.reload()
     page.get_by_text("Your data").click()

@@ -318,6 +318,7 @@ def test_history_lists_finished_games_first_and_replays_from_the_first_move(page
     _click_board(page, "tic_tac_toe", "C2R2")
     _expect()(page.locator("#moves textarea")).to_have_value(re.compile(r"2\. Random: "))
     page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()  # Resign asks first
     _expect()(page.locator("#status")).to_contain_text("You resigned")
     for _ in range(3):  # switching games stores an abandoned session each time (the
         _start(page, "Board games › Connect Four")  # finished one was stored already)
