@@ -41,6 +41,8 @@ class GameLadder:
     """How many games each pairing is calibrated over (None: the benchmark's default)."""
     trivial_games: int | None = None
     """How many games the top level plays each trivial strategy (None: ``games``)."""
+    also_measured: tuple[dict[str, Any], ...] = field(default=())
+    """Rows measured beside the targets (Pit's top level among random traders)."""
 
     def level_of(self, spec: str) -> Level | None:
         return next((level for level in self.levels if level.spec == spec), None)
@@ -69,7 +71,7 @@ def parse(data: dict[str, Any], source: str = "agents/ladder.json") -> dict[str,
             raise LadderError(f"{source}: {game} lists one spec at two levels")
         out[game] = GameLadder(game, tuple(rungs), tuple(entry.get("measured", ())),
                                str(entry.get("measured_at", "")), entry.get("games"),
-                               entry.get("trivial_games"))
+                               entry.get("trivial_games"), tuple(entry.get("also_measured", ())))
     return out
 
 

@@ -396,7 +396,7 @@ def stored_rows(game_id: str) -> list[Row]:
 
     rungs = ladder(game_id)
     out = []
-    for entry in rungs.measured if rungs is not None else ():
+    for entry in (*rungs.measured, *rungs.also_measured) if rungs is not None else ():
         fields = dict(entry)
         gap = fields.pop("gap", None)
         if not fields.get("why"):
@@ -453,7 +453,13 @@ def _write(results: dict[str, list[Row]]) -> None:
     data = json.loads(path.read_text("utf-8"))
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
     for game_id, rows in results.items():
-        data["games"][game_id]["measured"] = [row.as_dict() for row in rows]
+        entry = data["games"][game_id]
+        entry["measured"] = [row.as_dict() for row in rows if _kind(row.pairing) != "other"]
+        also = [row.as_dict() for row in rows if _kind(row.pairing) == "other"]
+        if also:  # beside the targets, where the Leaderboard does not look for them
+            entry["also_measured"] = also
+        else:
+            entry.pop("also_measured", None)
         data["games"][game_id]["measured_at"] = stamp
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
     print(f"wrote the measurements of {len(results)} games to {path}")
