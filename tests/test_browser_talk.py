@@ -179,19 +179,43 @@ def _then_wait(tab, act) -> None:
 
 
 def test_are_you_the_traitor_to_the_end(page, app):
+    """Also what issue 22 asked of the page: Resign asks first; a plain sentence is a
+    statement; while the person must answer, the box's prompt and a refusal offer only an
+    answer; the talk log scrolls inside its box, newest at the bottom; a new game starts
+    with an empty text box."""
     _open_table(page, "Are You the Traitor?", "player 1", players=6)
     notice, log = page.locator("#notice"), page.locator("#talk-log")
-    asked = shot = False
+    resign, confirm = page.locator("#resign"), page.locator("#resign-confirm")
+    resign.click()  # one click never loses a game: it asks
+    _expect()(confirm).to_be_visible()
+    _expect()(confirm).to_contain_text("Resign this game?")
+    _expect()(resign).to_be_hidden()
+    page.locator("#resign-no").click()
+    _expect()(resign).to_be_visible()
+    _expect()(confirm).to_be_hidden()
+    assert not _over(page)
+    asked = shot = stated = answered = False
     for _ in range(200):
         if _over(page):
             break
         view = page.locator("#board-text textarea").input_value()
         if "Your turn: answer" in view:
+            if not answered:
+                label = page.locator("#talk-text").inner_text()
+                assert "Your turn: answer:" in label and "ask player" not in label, label
+                _say(page, "say: I am good")
+                _expect()(notice).to_contain_text("cannot be played now. Now you may: answer:")
+                assert "say:" not in notice.inner_text().split("Now you may:")[1]
+                answered = True
             _then_wait(page, lambda: _say(page, "answer: I <i>guard</i> the key."))
             _expect()(log).to_contain_text("I <i>guard</i> the key.")
-        elif not asked:
+        elif not stated:
             _say(page, "ask player 2")  # no question: refused, nothing changes
             _expect()(notice).to_contain_text("ask player <N>: <question>")
+            _then_wait(page, lambda: _say(page, "hello everyone"))  # a plain sentence
+            _expect()(log).to_contain_text("player 1 (you) says: hello everyone")
+            stated = True
+        elif not asked:
             _then_wait(page, lambda: _say(page, "ask player 2: Which side are you on?"))
             _expect()(log).to_contain_text("player 1 (you) asks: (to player 2) Which side are you on?")
             asked = True
@@ -202,9 +226,29 @@ def test_are_you_the_traitor_to_the_end(page, app):
             _then_wait(page, lambda: _button(page, "pass").click())
     assert _over(page)
     assert page.locator("#talk-log i").count() == 0  # words are text, never HTML
+    box = page.evaluate("""() => {
+        const log = document.querySelector('#talk-log');
+        const scroll = log.querySelector('.talk-scroll');
+        const lines = scroll.querySelectorAll('.line');
+        const rect = (el) => el.getBoundingClientRect();
+        return {overflows: scroll.scrollHeight > scroll.clientHeight + 20,
+                top: rect(scroll).top, bottom: rect(scroll).bottom, log: rect(log).bottom,
+                input: rect(document.querySelector('#talk-text')).top,
+                first: rect(lines[0]).top, last: rect(lines[lines.length - 1]).bottom};
+    }""")
+    assert box["overflows"], box  # a long game's talk: more than the box holds
+    assert box["bottom"] <= box["log"] + 1 and box["log"] <= box["input"] + 1, box  # inside
+    assert box["top"] - 1 <= box["last"] <= box["bottom"] + 1, box  # newest at the bottom, seen
+    assert box["first"] < box["top"], box  # the oldest scrolled away above
+    assert stated  # (an answer is asked of the person only in some games: see the unit test)
     [record] = [r for r in Store(app.store_path).records()
                 if r.game == "are_you_the_traitor"]
     assert record.outcome == "normal" and record.seats[0].kind == "human"
+    words = page.locator("#talk-text textarea")
+    words.fill("left over from the last game")
+    page.locator("#again").click()  # a new game: the box starts empty
+    _expect()(page.locator("#status")).not_to_contain_text("Game over", timeout=30_000)
+    _expect()(words).to_have_value("")
 
 
 def test_two_rooms_and_a_boom_to_the_end(page, app):

@@ -98,7 +98,7 @@ def talk_screen(session: Seated) -> TalkScreen:
     form = spec.grammar.free_text
     hint = form.hint if form is not None else ""
     legal = session.legal()
-    now = forms_now(hint, legal)
+    now = forms_now(hint, legal, others=False)  # the other moves have their buttons
     prompt = f"Your turn: {now}" if any(m.says for m in legal) else ""
     return TalkScreen(seats, lines, prompt, now if prompt else hint)
 
@@ -106,12 +106,12 @@ def talk_screen(session: Seated) -> TalkScreen:
 _LIMIT = re.compile(r"\s*\((?:[^()]*; )?at most \d+ characters\)$")
 
 
-def forms_now(hint: str, legal: Sequence[LegalMove]) -> str:
+def forms_now(hint: str, legal: Sequence[LegalMove], *, others: bool = True) -> str:
     """What the person may say now, in the form's words: only the parts of the game's hint
     (``ask player <N>: <question> | answer: <words> | say: <statement>``) whose verb a legal
     move has (asked a question, a Traitor seat may only answer), with the length limit; a
-    statement may be plain words. Moves without words that are legal too follow (``pass``,
-    ``stop: accuse player 3``) when there are a few."""
+    statement may be plain words. With ``others``, moves without words that are legal too
+    follow (``pass``, ``stop: accuse player 3``) when there are a few."""
     limit = _LIMIT.search(hint)
     forms = hint[: limit.start()] if limit else hint
     verbs = {_verb(m.label) for m in legal if m.says}
@@ -121,7 +121,7 @@ def forms_now(hint: str, legal: Sequence[LegalMove]) -> str:
     kept = [f"{part} (or just your words)" if _verb(part) == plain_verb else part
             for part in kept or parts]
     said = " | ".join(kept) + (limit.group(0) if limit else "")
-    plain = [m.label for m in legal if not m.says]
+    plain = [m.label for m in legal if not m.says] if others else []
     if plain and len(plain) <= _LISTED_PLAIN:
         said += "; or " + ", ".join(plain)
     elif plain:
