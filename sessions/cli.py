@@ -186,11 +186,21 @@ def _dataset(args: argparse.Namespace) -> int:
     return 0
 
 
+def _existing(db: str | Path | None) -> str | Path:
+    """The store to delete from, which must exist (forgetting creates nothing)."""
+    from sessions.store import default_location
+
+    where = default_location() if db is None else db
+    if isinstance(where, Path) and not where.exists():
+        raise ValueError(f"no store at {where}: nothing to delete")
+    return where
+
+
 def _forget(args: argparse.Namespace) -> int:
     from sessions.forget import forget_player
     from sessions.store import Store
 
-    with Store(args.db) as store:
+    with Store(_existing(args.db)) as store:
         removed = forget_player(store, args.player_id)
     print(f"removed {removed} session{'s' if removed != 1 else ''} of {args.player_id} from "
           f"{store.where}")
@@ -204,7 +214,7 @@ def _retention(args: argparse.Namespace) -> int:
     days = retention_days(args.days)
     if days is None:
         raise ValueError(f"give --days N or set {RETENTION_ENV}")
-    with Store(args.db) as store:
+    with Store(_existing(args.db)) as store:
         removed = apply_retention(store, days)
     print(f"removed {removed} session{'s' if removed != 1 else ''} not shared for research "
           f"older than {days:g} days from {store.where}")

@@ -273,6 +273,8 @@ def test_retention_removes_only_old_sessions_not_shared(tmp_path, capsys, monkey
     with Store(path) as store:
         assert {r.id for r in store.records()} == {old_shared.id, new_private.id}
     assert main(["retention", "--db", str(path), "--days", "soon"]) == 2
+    assert main(["forget", ALICE, "--db", str(tmp_path / "none.sqlite3")]) == 2
+    assert "no store at" in capsys.readouterr().err and not (tmp_path / "none.sqlite3").exists()
     assert os.environ["ARENA_RETENTION_DAYS"] == "30"
 
 
