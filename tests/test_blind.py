@@ -243,3 +243,14 @@ def test_a_blind_battle_needs_two_ready_models(monkeypatch):
     with pytest.raises(BlindError, match="needs at least 2 language models ready"):
         start_blind("nim", keyring=Keyring(), store=None, rng=np.random.default_rng(0),
                     person=person(), seat="first")
+
+
+def test_a_titles_note_and_common_words_are_not_masked():
+    """Only words that name the model are masked (and flag a self-naming): not a title's
+    note in brackets, not "the" or "answers"."""
+    from sessions.web.blind import name_tokens
+
+    tokens = name_tokens(["Qwen2.5 7B (Ollama, or the server at URL)", "qwen2.5:7b",
+                          "SmolLM2 135M (offline, structured answers)", "Zeta Secret"])
+    assert {"Qwen2", "qwen2.5:7b", "SmolLM2", "135M", "Zeta", "Secret"} <= set(tokens)
+    assert not {"the", "or", "at", "answers", "offline", "server"} & set(tokens)

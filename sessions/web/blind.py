@@ -215,17 +215,27 @@ class BlindPanel(Panel):
             self._record.tags = [*self._record.tags, NAMED_ITSELF]
 
 
+COMMON_WORDS = frozenset({"the", "or", "at", "and", "of", "on", "a", "an", "by", "for",
+                          "with", "model", "instruct", "chat", "it", "base", "url", "server",
+                          "arena", "compat", "offline", "local", "structured", "answers",
+                          "latest", "preview", "hugging", "face"})
+"""Words of a title that name no model ("Qwen2.5 7B (Ollama, or the server at ...)"):
+masking "the" would hide half of any text and flag every game."""
+
+
 def name_tokens(names: Sequence[str]) -> list[str]:
-    """Each name whole and each of its words ("Zeta Secret-7b" gives "Zeta Secret-7b",
-    "Zeta", "Secret", "7b"); numbers alone and single characters are left out (they would
-    hide moves and counts)."""
+    """Each name whole (a title without its note in brackets) and each of its words ("Zeta
+    Secret-7b" gives "Zeta Secret-7b", "Zeta", "Secret", "7b"); numbers alone, single
+    characters and :data:`COMMON_WORDS` are left out (they would hide moves, counts and
+    plain words)."""
     tokens: list[str] = []
     for name in names:
+        name = re.sub(r"\s*\([^)]*\)", "", name or "").strip()
         if not name:
             continue
         tokens.append(name)
         tokens += [w for w in re.split(r"[^A-Za-z0-9]+", name)
-                   if len(w) > 1 and not w.isdigit()]
+                   if len(w) > 1 and not w.isdigit() and w.lower() not in COMMON_WORDS]
     return sorted(set(tokens), key=len, reverse=True)
 
 
