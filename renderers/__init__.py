@@ -44,6 +44,8 @@ Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of
   same board and targets rearranged). A vision model always gets the default layout.
 - optional ``seen_to_move(state, seat, to_move) -> list[int]``: who a viewer (``seat``, or
   None for a spectator) is shown as acting, where the game hides it (:func:`seen_to_move`).
+- optional ``WATCHER = True``: ``image`` also takes ``watcher=True``: the seat's picture
+  for someone who is not that player (a spectator), with no "(you)" mark.
 - optional ``SIDES``: the name of each seat's side as the image draws it (``("X", "O")``,
   ``("White", "Black")``, the table games' ``("red", "blue")``); the page says "You (X)"
   (:func:`side_name`).
@@ -98,11 +100,16 @@ def text_view(game_id: str, state: pyspiel.State, seat: int) -> str:
 
 def image_view(game_id: str, state: pyspiel.State, seat: int, *,
                selection: Sequence[str] = (), targets: Sequence[str] = (),
-               last: Sequence[str] | None = None, narrow: bool = False) -> Image.Image:
+               last: Sequence[str] | None = None, narrow: bool = False,
+               watcher: bool = False) -> Image.Image:
     """The image of ``state`` as ``seat`` sees it (see the module docstring for options);
-    ``narrow`` asks for the layout for narrow screens where the game has one."""
+    ``narrow`` asks for the layout for narrow screens where the game has one; ``watcher``
+    for a spectator's copy (no "(you)") where the game draws one."""
     module = renderer(game_id)
-    extra = {"narrow": True} if narrow and getattr(module, "NARROW", False) else {}
+    extra: dict[str, bool] = {"narrow": True} if narrow and getattr(module, "NARROW", False) \
+        else {}
+    if watcher and getattr(module, "WATCHER", False):
+        extra["watcher"] = True
     return module.image(state, seat, selection=tuple(selection), targets=tuple(targets),
                         last=last, **extra)
 

@@ -59,3 +59,20 @@ def test_a_finished_games_replay_names_its_seats_with_sides_as_live():
     assert spectate.with_sides("air_land_sea", ["Random", "Random"]) == [
         "seat 1 (Random)", "seat 2 (Random)"]
     assert spectate.with_sides("air_land_sea", ["Ada", "Random"]) == ["Ada", "Random"]
+
+
+def test_a_spectators_board_marks_nobody_as_you():
+    """Hive and Santorini draw "(you)" beside the seat's side: a spectator's copy leaves it
+    out (the rest of the picture is the seat's)."""
+    from PIL import ImageChops
+
+    from renderers import image_view
+
+    for game_id in ("hive", "santorini"):
+        game = WatchSession(game_id, ["random", "random"], seed=1, delay=0.0)
+        state = game.match.state
+        [board] = spectate.spectate(game, spectate.PUBLIC).boards
+        mine = image_view(game_id, state, 0).convert("RGB")
+        watched = image_view(game_id, state, 0, watcher=True).convert("RGB")
+        assert not ImageChops.difference(board.image.convert("RGB"), watched).getbbox()
+        assert ImageChops.difference(mine, watched).getbbox() is not None  # no "(you)"

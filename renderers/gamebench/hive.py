@@ -21,6 +21,7 @@ from renderers.drawing import centred
 from renderers.gamebench.hive_text import text
 
 NARROW = True
+WATCHER = True
 """``image``, ``hit_test`` and ``centres`` take ``narrow=True``: the reserves in a row above
 (Black) and below (White) the board instead of beside it, for a phone held upright."""
 SIDES = ("White", "Black")
@@ -239,13 +240,16 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
 
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (), last: tuple[str, ...] | None = None,
-          coordinates: bool = True, narrow: bool = False) -> Image.Image:
+          coordinates: bool = True, narrow: bool = False,
+          watcher: bool = False) -> Image.Image:
     """The board as ``seat`` sees it (the whole game is public): the hive in the middle,
     White's reserve on the left, Black's on the right. ``last=None`` marks the last move
-    of the state; ``coordinates`` prints each hex's (q,r) when the hexes are big enough."""
-    heading = (_status(state, seat),
+    of the state; ``coordinates`` prints each hex's (q,r) when the hexes are big enough;
+    ``watcher``: for a spectator, nobody is marked "(you)"."""
+    you = -1 if watcher else seat
+    heading = (_status(state, you),
                "" if state.is_terminal() else f"move {len(state.history()) + 1}")
-    return draw_board(board(state, narrow=narrow), seat, heading, selection=selection,
+    return draw_board(board(state, narrow=narrow), you, heading, selection=selection,
                       targets=targets,
                       last=last, coordinates=coordinates)
 

@@ -61,15 +61,19 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
     return square_name((SIZE - 1 - row) * SIZE + file)
 
 
+WATCHER = True
+"""``image`` takes ``watcher=True``: a spectator's copy, nobody marked "(you)"."""
+
+
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (),
-          last: tuple[str, ...] | None = None) -> Image.Image:
+          last: tuple[str, ...] | None = None, watcher: bool = False) -> Image.Image:
     """The board as ``seat`` sees it (everything is public). ``last=None`` marks the last
     move of the state itself."""
     assert isinstance(state, SantoriniState)
     picture = Image.new("RGB", (WIDTH, HEIGHT), "#eef1f4")
     draw = ImageDraw.Draw(picture)
-    _header(draw, state, seat)
+    _header(draw, state, -1 if watcher else seat)
     workers = {square: worker for worker, square in enumerate(state.workers)
                if square is not None}
     if len(selection) >= 2 and not state.placing:  # show the chosen worker where it moves to

@@ -253,7 +253,7 @@ def _frame(game: LiveGame, view: str) -> tuple[list[Board], list[str]]:
     over = game.over
     boards = []
     for s in seats:
-        image = image_view(game.spec.id, state, s,
+        image = image_view(game.spec.id, state, s, watcher=True,  # nobody is "you"
                            last=_last_path(record, game.spec, _shown(game, s, over)))
         boards.append(Board(s, f"As {names[s]} sees it", image,
                             text_view(game.spec.id, state, s), png(image)))
