@@ -236,6 +236,7 @@ def test_are_you_the_traitor_to_the_end(page, app):
                 input: rect(document.querySelector('#talk-text')).top,
                 first: rect(lines[0]).top, last: rect(lines[lines.length - 1]).bottom};
     }""")
+    _shot(page, "play-traitor-end")
     assert box["overflows"], box  # a long game's talk: more than the box holds
     assert box["bottom"] <= box["log"] + 1 and box["log"] <= box["input"] + 1, box  # inside
     assert box["top"] - 1 <= box["last"] <= box["bottom"] + 1, box  # newest at the bottom, seen
