@@ -228,7 +228,7 @@ def sail_fleet(sea: Sea, boats: Sequence[Boat], moves: Sequence[int]
     knocks = [0] * len(boats)
     rams = [0] * len(boats)
 
-    def step(movers: list[int]) -> None:
+    def step(movers: list[int], rams_hurt: bool) -> None:
         target = {i: _ahead(cells[i], headings[i]) for i in movers}
         blocked = {i for i in movers if sea.is_rock(target[i])}
         for i in blocked:
@@ -255,13 +255,13 @@ def sail_fleet(sea: Sea, boats: Sequence[Boat], moves: Sequence[int]
         for i in movers:
             if i not in blocked:
                 cells[i] = target[i]
-        for i in rammed:
+        for i in rammed if rams_hurt else ():  # a second-square collision does no harm
             rams[i] += 1
 
-    step([i for i, move in enumerate(moves) if move != STAY])
+    step([i for i, move in enumerate(moves) if move != STAY], True)
     for i, move in enumerate(moves):
         headings[i] = _turned(headings[i], move)
-    step([i for i, move in enumerate(moves) if move in (0, 2)])
+    step([i for i, move in enumerate(moves) if move in (0, 2)], False)
     return [(cells[i], headings[i], knocks[i], rams[i]) for i in range(len(boats))]
 
 
