@@ -88,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=100_000)
     parser.add_argument("--mix", choices=["all", "people"], default="all")
     parser.add_argument("--keep", type=Path, default=None, help="build the store here")
+    parser.add_argument("--check", action="store_true",
+                        help="then load every table with the datasets library and look for "
+                             "page ids and display names in every text column")
     args = parser.parse_args(argv)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="arena-dataset-"))
     path = folder / f"arena-{args.mix}-{args.sessions}.sqlite3"
@@ -113,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps({"sessions": args.sessions, "mix": args.mix, "seconds": round(seconds, 1),
                       "cpu_seconds": round(cpu, 1), "load_average": os.getloadavg()[0],
                       "peak_rss_gib": round(peak, 2), "dataset_mib": round(size, 1)}))
+    if args.check:
+        check(out)
     cores = os.cpu_count() or 1
     print(f"target (<= 60 s and <= 1 GB at {args.sessions:,} sessions): wall "
           f"{'met' if seconds <= 60 else 'NOT met'} ({seconds:.0f} s at a load average of "
@@ -120,6 +125,33 @@ def main(argv: list[str] | None = None) -> int:
           f"{'met' if cpu <= 60 else 'NOT met'} ({cpu:.0f} s: the wall time on an idle "
           f"machine), memory {'met' if peak <= 1 else 'NOT met'} ({peak:.2f} GiB)")
     return 0
+
+
+def check(out: Path) -> None:
+    """Load each table with ``datasets`` and scan its text columns for what must not be
+    there (the benchmark's page ids are ``player-NNNNN``, its display names ``Name N``)."""
+    import datasets
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cache = tempfile.mkdtemp(prefix="arena-dataset-cache-")
+    for table in ("sessions", "seats", "moves", "rejected", "talk", "llm_calls"):
+        if not (out / "data" / table).exists():
+            print(f"check: {table}: no rows (no configuration)")
+            continue
+        loaded = datasets.load_dataset(str(out), table, cache_dir=cache)["train"]
+        arrow = loaded.data.table
+        leaks = 0
+        for column in arrow.columns:
+            if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+                for bad in ("player-", "Name "):
+                    leaks += pc.sum(pc.match_substring(column, bad)).as_py() or 0
+        games = len(set(loaded["session_id"])) if table == "sessions" else None
+        print(f"check: {table}: {loaded.num_rows:,} rows loaded with datasets"
+              + (f" ({games:,} sessions)" if games is not None else "")
+              + f", page ids or display names found: {leaks}")
+    first = datasets.load_dataset(str(out), cache_dir=cache)["train"]
+    print(f"check: games in the dataset: {len(set(first['game']))}")
 
 
 def _env(folder: Path) -> dict[str, str]:

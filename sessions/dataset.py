@@ -188,6 +188,9 @@ def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
                 out.written()
     finally:
         built.rows.update(out.close())
+    for table in TABLES:  # the datasets library cannot load a table without rows
+        if not built.rows[table]:
+            shutil.rmtree(work / "data" / table)
     built.people = len(people)
 
 

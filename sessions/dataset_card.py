@@ -43,15 +43,15 @@ def card(built: Built, selection: Selection) -> str:
     """The whole README.md."""
     from sessions.dataset import MARK
 
-    return "\n".join([_header(MARK), _about(built, selection), _consent(), _tables(),
+    return "\n".join([_header(MARK, built), _about(built, selection), _consent(), _tables(built),
                       _counts(built), _biases(), ""])
 
 
-def _header(mark: str) -> str:
+def _header(mark: str, built: Built) -> str:
     lines = ["---", f"license: {LICENCE}", "pretty_name: LLM Game Arena human-baseline games",
              "tags:", f"- {mark}", "- games", "- human-ai-interaction", "- llm-evaluation",
              "configs:"]
-    for table in TABLES:
+    for table in (t for t in TABLES if built.rows[t]):  # a table without rows: no config
         lines += [f"- config_name: {table}", "  data_files:", "  - split: train",
                   f"    path: data/{table}/*.parquet"]
         if table == "sessions":
@@ -106,13 +106,17 @@ def _consent() -> str:
     return f"## What people agreed to\n\nThe page asks once, before the first game:\n\n{quoted}\n"
 
 
-def _tables() -> str:
+def _tables(built: Built) -> str:
     parts = ["## Tables and columns", "",
              "Every table has `session_id`; `move` numbers a session's moves from 0 (the "
              "`moves` table's order), so rows join on (`session_id`, `move`). Times are UTC.",
              ""]
     for table in TABLES:
-        parts += [f"### `{table}`", "", "| column | type | meaning |", "|---|---|---|"]
+        parts += [f"### `{table}`", ""]
+        if not built.rows[table]:
+            parts += ["No rows in this dataset, so it has no configuration here; its columns, "
+                      "for other builds:", ""]
+        parts += ["| column | type | meaning |", "|---|---|---|"]
         parts += [f"| `{name}` | {kind} | {what} |" for name, kind, what in COLUMNS[table]]
         parts.append("")
     return "\n".join(parts)

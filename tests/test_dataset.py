@@ -20,7 +20,7 @@ from sessions.dataset import Selection, build  # noqa: E402
 from sessions.dataset_hub import Publisher, PushError, plan_upload, push  # noqa: E402
 from sessions.fanout import play_one  # noqa: E402
 from sessions.forget import apply_retention, player_games  # noqa: E402
-from sessions.record import MatchRecord, SeatRecord  # noqa: E402
+from sessions.record import Attempt, MatchRecord, SeatRecord  # noqa: E402
 from sessions.store import Store  # noqa: E402
 from sessions.web.players import Person  # noqa: E402
 
@@ -48,6 +48,11 @@ def _with_model(record: MatchRecord, seat: int) -> MatchRecord:
     seats[seat] = SeatRecord(kind="llm", spec="openai/gpt-test", entity="openai/gpt-test:cot")
     moves = []
     for move in record.moves:
+        if move.seat == seat:  # each answer came after a refused one
+            move = dataclasses.replace(move, rejected=[Attempt(
+                f"C9R9 {KEY}", "illegal", "C9R9 is not a legal move; legal: ...", 1.0,
+                meta={"usage": {"prompt_tokens": 90, "completion_tokens": 4, "calls": 1,
+                                "seconds": 0.2, "cost_usd": 0.0001, "estimated": False}})])
         if move.seat == seat:
             call = {"purpose": "move", "index": 0, "text": f"my key is {KEY}; {move.label}",
                     "reasoning": f"also {SHAPED}", "prompt_tokens": 120,
@@ -115,6 +120,9 @@ def test_the_dataset_loads_with_datasets_and_holds_only_what_people_shared(store
         r.id for name, r in records.items() if name != "carol_nim")
     moves = datasets.load_dataset(str(out), "moves", cache_dir=cache)["train"]
     assert moves.num_rows == sum(len(r.moves) for n, r in records.items() if n != "carol_nim")
+    rejected = datasets.load_dataset(str(out), "rejected", cache_dir=cache)["train"]
+    assert rejected.num_rows == sum(1 for m in records["alice_ttt"].moves if m.seat == 1)
+    assert set(rejected["raw"]) == {"C9R9 [key]"} and set(rejected["prompt_tokens"]) == {90}
     calls = datasets.load_dataset(str(out), "llm_calls", cache_dir=cache)["train"]
     assert set(calls["prompt_tokens"]) == {120} and calls.num_rows == sum(
         1 for m in records["alice_ttt"].moves if m.seat == 1)
@@ -153,6 +161,9 @@ def test_the_command_filters_and_refuses_bad_input_without_writing(stored, tmp_p
                  "--since", "2026-05-31"]) == 0
     ids = {row["session_id"] for row in _tables(out)["sessions"]}
     assert ids == {records["bob_talk"].id}  # alice's is older; carol's nim is not shared
+    card = (out / "README.md").read_text()  # no model here: no llm_calls rows, no config
+    assert "config_name: talk" in card and "config_name: llm_calls" not in card
+    assert not (out / "data" / "llm_calls").exists() and "No rows in this dataset" in card
     assert main(["dataset", str(out), "--db", str(path), "--humans-only",
                  "--until", "2026-05-30"]) == 0  # an earlier dataset is replaced
     ids = {row["session_id"] for row in _tables(out)["sessions"]}
@@ -179,7 +190,7 @@ def test_push_dry_run_lists_the_files_and_push_hands_them_to_the_hub(stored, tmp
     assert main(["dataset", str(tmp_path / "d"), "--db", str(path), "--push", "arena/games",
                  "--dry-run"]) == 0
     said = capsys.readouterr().out
-    assert "would push 7 files" in said and "data/moves/train.parquet" in said
+    assert "would push 7 files" in said and "data/moves/train.parquet" in said  # 6 tables
     assert main(["dataset", str(tmp_path / "e"), "--db", str(path), "--push",
                  "arena/games"]) == 2  # no token: refused before anything is built
     assert "HF_TOKEN" in capsys.readouterr().err and not (tmp_path / "e").exists()
