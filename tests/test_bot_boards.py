@@ -28,7 +28,8 @@ def _view(game_id: str, state: pyspiel.State) -> SeatView:
 def _decide(game_id: str, state: pyspiel.State, seed: int = 0) -> int:
     """The bot's move in ``state`` for the seat to move, checked by the adapter."""
     spec = registry.get(game_id)
-    decision = make_bot(spec, spec.params(), seed=seed).act(_view(game_id, state))
+    params: dict[str, object] = dict(spec.params())
+    decision = make_bot(spec, params, seed=seed).act(_view(game_id, state))
     assert isinstance(decision.proposal, ActionId)
     assert decision.reasoning
     return resolve(spec, state, state.current_player(), decision.proposal).action
