@@ -53,6 +53,16 @@ RELATED: dict[str, tuple[str, ...]] = {
 """Irregular forms and bases of card words and compound parts that no suffix rule makes (and
 the rulebook's own example, BREAK)."""
 
+LOOKALIKES = frozenset({
+    "apply", "applies", "applied", "badger", "badgers", "beer", "beers", "being", "beings",
+    "belly", "bellies", "bully", "bullies", "capable", "corner", "corners", "cornered",
+    "hawker", "hawkers", "pier", "piers", "polish", "policy", "policies", "wander",
+    "wanders", "wandered", "wandering",
+})
+"""English words the suffix rules would make from a card word or part that are other words
+(CORNER is no form of CORN, POLICY none of POLICE, BEING none of BEE): never barred as forms
+(found by listing every form the rules make that the common-word list holds)."""
+
 _SUFFIXES = ("s", "ed", "ing", "er", "ers", "est", "y", "ly", "ness", "less", "ful", "age",
              "able", "ment", "ish", "ist", "ism", "ery", "let", "ie", "ette", "ings")
 _THEN = ("s", "ly", "ness")
@@ -130,7 +140,8 @@ def forms(word: str) -> frozenset[str]:
                 made.add(first)
                 for then in _THEN:
                     made |= _attach(first, then)
-    return frozenset(made | {prefix + form for prefix in _PREFIXES for form in made})
+    made |= {prefix + form for prefix in _PREFIXES for form in made}
+    return frozenset(made - (LOOKALIKES - {word}))
 
 
 @functools.cache
