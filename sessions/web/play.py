@@ -316,7 +316,7 @@ class PlaySession:
             now = time.monotonic()
             thinking = (f"{self._names(busy)} {_be(busy)} thinking… "
                         f"{now - self.agents.since(busy):.0f} s")
-            countdown = self._countdown(busy)
+            countdown = self.countdown(busy)
             if countdown is None:
                 return thinking
             kind, deadline = countdown
@@ -329,7 +329,7 @@ class PlaySession:
         waiting = self.match.to_move()
         return f"Waiting for {self._names(waiting)}." if waiting else ""
 
-    def _countdown(self, seats: tuple[int, ...]) -> tuple[str, float] | None:
+    def countdown(self, seats: tuple[int, ...]) -> tuple[str, float] | None:
         """How long the thinking ``seats`` may take at most: ``("at most", deadline)``, or
         ``("silent", deadline)`` while a seat with a move time limit (an LLM's
         ``budget.turn_seconds``) has not heard from its provider and gives up sooner (its
