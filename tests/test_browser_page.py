@@ -330,6 +330,8 @@ def test_history_lists_finished_games_first_and_replays_from_the_first_move(page
     page.locator("#history-abandoned").get_by_role("checkbox").check()
     _expect()(table.get_by_role("row")).to_have_count(4)
     _expect()(table.get_by_role("row").nth(1)).to_contain_text("Tic-tac-toe")  # first
+    _expect()(count).to_contain_text("Click a game in the table to replay it")  # issue 22
+    assert not re.search(r"[0-9a-f]{32}", table.inner_text())  # no session ids for people
     table.get_by_text("Tic-tac-toe").filter(visible=True).first.click()
     caption = page.locator("#replay-caption")
     _expect()(caption).to_contain_text("Step 1 of 2 — You: C2R2")
