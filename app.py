@@ -25,7 +25,7 @@ from sessions import dataset_hub, forget
 from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
-from sessions.web.tabs import api, consent, history, leaderboard, play, serving, watch
+from sessions.web.tabs import api, consent, history, leaderboard, lifetime, play, serving, watch
 from sessions.web.tabs.site import OPEN, TURNS
 from sessions.web.watch import HOSTS
 
@@ -65,10 +65,16 @@ def _expire(session: PlaySession | None) -> None:
 
 
 def _closed(request: gr.Request) -> None:
-    OPEN.close(request.session_hash or "")
-    TURNS.forget(request.session_hash or "")
-    HOSTS.close(request.session_hash or "")
-    llm_page.forget_keys(request.session_hash or "")
+    _forget(request.session_hash or "")
+
+
+def _forget(browser: str, reason: str = "") -> None:
+    """A tab went away (closed, or silent: sessions/web/tabs/lifetime.py): its unfinished
+    game is stored as abandoned, its watched game stopped, what it held let go."""
+    OPEN.close(browser, reason or "tab closed")
+    TURNS.forget(browser)
+    HOSTS.close(browser, reason or "the tab that started it was closed")
+    llm_page.forget_keys(browser)
 
 
 STOP_SECONDS = 3.0
@@ -97,4 +103,5 @@ if __name__ == "__main__":
     llm_page.prepare_offline_models()  # in the background: the page serves meanwhile
     dataset_hub.start_from_env()  # ARENA_DATASET_REPO: push the dataset on a schedule
     forget.start_retention()  # ARENA_RETENTION_DAYS: drop old sessions not shared
-    demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH)  # honours GRADIO_SERVER_*
+    demo.launch(css=play.CSS, head=play.HEAD, **serving.LAUNCH,  # honours GRADIO_SERVER_*
+                app_kwargs=lifetime.app_kwargs(_forget))  # silent sessions end (lifetime.py)
