@@ -5,6 +5,8 @@ the pooled ``human`` entity of the main table stays."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from sessions.ratings.results import HUMAN, results_from_store
@@ -62,13 +64,22 @@ def test_each_person_gets_their_own_rating_and_place_among_people(store):
     assert HUMAN in pooled  # the Leaderboard's pooled entity is untouched
 
 
-def test_the_ratings_are_kept_until_the_store_changes(store):
+def test_the_ratings_are_kept_until_the_store_changes_then_updated_behind_the_answer(store):
     ada = Person(new_player_id(), "Ada", consent=True)
     _game(store, ada, "tic_tac_toe", 1, win=True)
     cache = people.Cache()
     first = cache.get(store)
-    assert cache.get(store) is first
+    assert cache.get(store) is first and not first.updating
     _game(store, ada, "tic_tac_toe", 2, win=False)
+    stale = cache.get(store)  # answered at once with what was kept, marked as updating
+    assert stale.updating and stale.report is first.report
+    assert "being counted" in people.your_rating(stale, ada.player_id, True)[0]
+    deadline = time.monotonic() + 20
+    while cache.get(store).updating and time.monotonic() < deadline:
+        time.sleep(0.05)
     again = cache.get(store)
-    assert again is not first
+    assert not again.updating
     assert again.report.overall.get(people.entity(ada.player_id)).matches == 2
+    _game(store, ada, "tic_tac_toe", 3, win=False)
+    assert cache.get(store, fresh=True).report.overall.get(
+        people.entity(ada.player_id)).matches == 3

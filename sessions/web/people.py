@@ -12,7 +12,8 @@ kept until the store changes.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games import registry
@@ -37,6 +38,9 @@ class PeopleRatings:
     report: RatingReport
     names: dict[str, str]
     """player id -> the display name of their newest shared session (only those with one)."""
+    computed_at: float = field(default_factory=time.time)
+    updating: bool = False
+    """The store has changed since: newer ratings are being computed."""
 
     def people(self, table: RatingTable) -> list[Rating]:
         """The people in ``table``, best first."""
@@ -69,18 +73,48 @@ def compute(store: Any, *, bootstrap: int = BOOTSTRAP) -> PeopleRatings:
 
 
 class Cache:
-    """:func:`compute` once per state of the store (its revision), one at a time."""
+    """:func:`compute` for a store, kept until the store changes. After a change the kept
+    ratings are still answered at once while one background thread computes the new ones
+    (a thousand matches take a second or two, thousands of people much longer: nobody waits
+    for them but the very first request); ``fresh=True`` waits for them instead."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._first = threading.Lock()
         self._kept: tuple[Any, PeopleRatings] | None = None
+        self._working = False
 
-    def get(self, store: Any) -> PeopleRatings:
+    def get(self, store: Any, *, fresh: bool = False) -> PeopleRatings:
+        revision = store.revision()
         with self._lock:
-            revision = store.revision()
-            if self._kept is None or self._kept[0] != revision:
-                self._kept = (revision, compute(store))
-            return self._kept[1]
+            kept = self._kept
+            if kept is not None and kept[0] == revision:
+                return kept[1]
+            if kept is not None and not fresh:
+                if not self._working:
+                    self._working = True
+                    threading.Thread(target=self._refresh, args=(store, revision),
+                                     daemon=True, name="people-ratings").start()
+                return replace(kept[1], updating=True)
+        with self._first:  # the first request (or a fresh one) computes, one at a time
+            with self._lock:
+                if self._kept is not None and self._kept[0] == revision:
+                    return self._kept[1]
+            ratings = compute(store)
+            self._keep(revision, ratings)
+            return ratings
+
+    def _refresh(self, store: Any, revision: Any) -> None:
+        try:
+            self._keep(revision, compute(store))
+        finally:
+            with self._lock:
+                self._working = False
+
+    def _keep(self, revision: Any, ratings: PeopleRatings) -> None:
+        with self._lock:
+            if self._kept is None or self._kept[1].computed_at <= ratings.computed_at:
+                self._kept = (revision, ratings)
 
 
 def _two(x: float) -> str:
@@ -107,12 +141,16 @@ def your_rating(ratings: PeopleRatings, player_id: str, consent: bool | None) ->
     report = ratings.report
     mine = report.overall.get(entity(player_id))
     if mine is None:
+        if ratings.updating:
+            return ["Your latest games are being counted: Refresh in a moment."]
         if consent is not True:
             return ["Your games are rated once you allow research use (under Your data); "
                     "games played before that are not rated."]
         return ["No rated games yet: your rating appears after your first finished game."]
     lines = [f"Overall: {_two(mine.rating)} ({interval(mine)}) over {games(mine.matches)}"
-             + _placed(ratings.place(player_id)) + "."]
+             + _placed(ratings.place(player_id)) + "."
+             + (" Your latest games are being counted: Refresh in a moment." if ratings.updating
+                else "")]
     for game, table in sorted(report.games.items(), key=lambda kv: registry.get(kv[0]).title):
         r = table.get(entity(player_id))
         if r is not None:
