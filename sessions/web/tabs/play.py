@@ -39,7 +39,6 @@ from sessions.web.tabs.llm import (
     watch_llm,
 )
 from sessions.web.tabs.rating import build_your_rating
-from sessions.web.tabs.rating import build_your_rating
 from sessions.web.tabs.site import OPEN, THEME_CSS, TURNS, store
 from sessions.web.tabs.table import (
     arrange_table,
@@ -473,7 +472,6 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     """The Play tab; returns the components the page's load event fills in."""
     width = gr.Number(visible=False, elem_id="screen-width")
     s = build_setup()
-    build_your_rating(profile)  # a closed fold under the setup (sessions.web.tabs.rating)
     with gr.Row(elem_id="game-bar", visible=False, equal_height=False) as bar:
         title = gr.HTML(elem_id="bar-text")
         new_game = gr.Button("New game", elem_id="new-game", size="sm", scale=0,
