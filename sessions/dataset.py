@@ -14,6 +14,7 @@ memory stays flat however big the store is (``python -m benchmarks.dataset``). N
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import secrets
@@ -168,30 +169,39 @@ def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
     out = Tables(work / "data", shard)
     people: set[str] = set()
     talking: dict[str, bool] = {}
-    try:
-        for start in range(0, len(chosen), CHUNK):
-            texts = sorted(store.texts_of(chosen[start:start + CHUNK]))
-            risky = suspect("\n".join(text for _, text in texts), keys)
-            for _, text in texts:
-                record = load_clean(text, keys, suspect=risky)
-                text = _keyed(text, record, names)
-                if text:  # a page id also written elsewhere in the record: keyed there too
-                    record = load_clean(text, keys, suspect=risky)
-                if not record.get("research_use", True):
-                    built.left_out["not shared for research"] += 1
-                    continue
-                game = record["game"]
-                if game not in talking:
-                    talking[game] = _talks(game)
-                rows_of(record, names, out.rows, talking=talking[game])
-                _count(built, record, people, names)
-                out.written()
+    collecting = gc.isenabled()
+    gc.disable()  # the rows are tuples of plain values: no cycles, and the collector's passes
+    try:          # over a hundred thousand held rows cost a fifth of the time
+        _rows(store, chosen, out, built, names, keys, people, talking)
     finally:
+        if collecting:
+            gc.enable()
         built.rows.update(out.close())
     for table in TABLES:  # the datasets library cannot load a table without rows
         if not built.rows[table]:
             shutil.rmtree(work / "data" / table)
     built.people = len(people)
+
+
+def _rows(store: Any, chosen: list[str], out: Tables, built: Built, names: Pseudonyms,
+          keys: list[str], people: set[str], talking: dict[str, bool]) -> None:
+    for start in range(0, len(chosen), CHUNK):
+        texts = sorted(store.texts_of(chosen[start:start + CHUNK]))
+        risky = suspect("\n".join(text for _, text in texts), keys)
+        for _, text in texts:
+            record = load_clean(text, keys, suspect=risky)
+            text = _keyed(text, record, names)
+            if text:  # a page id also written elsewhere in the record: keyed there too
+                record = load_clean(text, keys, suspect=risky)
+            if not record.get("research_use", True):
+                built.left_out["not shared for research"] += 1
+                continue
+            game = record["game"]
+            if game not in talking:
+                talking[game] = _talks(game)
+            rows_of(record, names, out.rows, talking=talking[game])
+            _count(built, record, people, names)
+            out.written()
 
 
 def _keyed(text: str, record: dict[str, Any], names: Pseudonyms) -> str:
@@ -271,8 +281,9 @@ class Tables:
             return
         pa, schema_ = self._pa, self.schemas[name]
         columns = {}
-        for i, spec in enumerate(schema_):
-            values = [row[i] for row in rows]  # a list: pyarrow reads lists far faster
+        # zip transposes in C; lists, since pyarrow reads them six times faster than tuples
+        for spec, column in zip(schema_, zip(*rows, strict=True), strict=True):
+            values = list(column)
             if pa.types.is_timestamp(spec.type):
                 seconds = pa.array(values, type=pa.float64())
                 values = self._pc.cast(self._pc.round(self._pc.multiply(seconds, 1000)),
