@@ -26,7 +26,7 @@ from sessions.web import llm_page
 from sessions.web.llm_page import Keyring
 from sessions.web.play import PlaySession
 from sessions.web.tabs import api, consent, history, leaderboard, lifetime, play, serving, watch
-from sessions.web.tabs.site import OPEN, TURNS
+from sessions.web.tabs.site import OPEN, TURNS, store_notice
 from sessions.web.watch import HOSTS
 
 
@@ -39,6 +39,7 @@ def build_app() -> gr.Blocks:
         keyring = gr.State(Keyring(), delete_callback=Keyring.forget)  # copies start empty
         gr.HTML("<div class='arena-title'><b>LLM Game Arena</b> · play strategy games "
                 "against language models, MCTS and other programs</div>")
+        store_problem = gr.HTML(visible=False, elem_id="store-problem")  # a read-only folder
         question = consent.build_consent(profile)
         with gr.Tab("Play") as play_tab:
             game, about, rules, opponent, hint, width = play.build_play(profile, session,
@@ -50,6 +51,7 @@ def build_app() -> gr.Blocks:
         consent_about = consent.build_profile(profile, question)
         app.load(consent.load_profile, profile, [profile, question.box, consent_about],
                  api_visibility="private")
+        app.load(store_notice, None, store_problem, api_visibility="private")
         play_tab.select(consent.ask_on_play, profile, question.box, api_visibility="private")
         app.load(play.choose_game, game, [about, rules, opponent, hint],
                  api_visibility="private")

@@ -5,18 +5,42 @@ games by browser session (to record a closed tab's game as abandoned) and each t
 from __future__ import annotations
 
 import functools
+import html
+from typing import Any
 
-from sessions.store import Store
+import gradio as gr
+
+from sessions.store import Store, StoreError
 from sessions.web.play import OpenSessions
 from sessions.web.turns import Turns
 
 OPEN = OpenSessions()  # weak index: browser session id -> its game, to record closed tabs
 TURNS = Turns()  # one input at a time per browser tab (sessions.web.turns)
+NO_STORE = "Games cannot be stored or read on this server now:"
 
 
 @functools.cache
-def store() -> Store:
+def _opened() -> Store:
     return Store()  # $ARENA_DATA_DIR/arena.sqlite3, opened on first use, not at import
+
+
+def store() -> Store:
+    """The app's store; one that cannot be opened (a read-only data folder, an unreachable
+    database) is a ``gr.Error`` saying why, in its own words, and is tried again next time."""
+    try:
+        return _opened()
+    except StoreError as err:
+        raise gr.Error(f"{NO_STORE} {err}", print_exception=False) from None
+
+
+def store_notice() -> Any:
+    """On page load: a banner saying why games cannot be stored, or nothing."""
+    try:
+        _opened()
+    except StoreError as err:
+        text = html.escape(f"{NO_STORE} {err}")
+        return gr.update(value=f"<div class='arena-store-problem'>{text}</div>", visible=True)
+    return gr.update(visible=False)
 
 
 # --- the page's theme: formatted rules, and dark mode (issue 22, items 18-19) ---------------
@@ -33,6 +57,9 @@ THEME_CSS = """
 .arena-dev-notes summary { cursor: pointer; opacity: 0.8; }
 /* the boards have no image buttons: their empty corner panel showed as a stray dot */
 #board .icon-button-wrapper, #replay-board .icon-button-wrapper { display: none !important; }
+/* tables people read (History, GAMA results) in the page's font, not a code listing's */
+#history-table td, #history-table td *, #history-table th, #history-table th *,
+#results td, #results td *, #summary td, #summary td * { font-family: var(--font) !important; }
 /* GAMA results: headers wrap between words, never inside one ("resul t") */
 #results th, #summary th, #results th *, #summary th * { overflow-wrap: normal !important;
   word-break: normal !important; hyphens: none; }
