@@ -116,7 +116,7 @@ def test_notices_rules_and_typed_text_are_shown_as_written(page):
     _type(page, '<img src=/x onerror="window.hacked=1"><h1>big</h1>')
     notice = page.locator("#notice")
     _expect()(notice).to_contain_text('<img src=/x onerror="window.hacked=1"><h1>big</h1>')
-    _expect()(notice).to_contain_text("Expected format: a cell as C<column>R<row>")
+    _expect()(notice).to_contain_text("Moves look like a cell as C<column>R<row>")
     assert notice.locator("img, h1").count() == 0
     assert page.evaluate("() => window.hacked") is None
     _expect()(page.locator("#typed-hint")).to_contain_text("a cell as C<column>R<row>")
@@ -147,6 +147,12 @@ def test_a_hive_move_with_a_backslash_keeps_it(page):
 # --- every input is played or answered ---------------------------------------------------------
 
 
+def _board_event(data: str | None) -> bool:
+    """A request that carries a board click (its index is a pixel pair, or null off the
+    image), not another event with an index (a tab selected: an integer)."""
+    return bool(re.search(r'"index":\s*(\[|null)', data or ""))
+
+
 def test_two_quick_clicks_are_both_played_or_answered(page):
     """The second click is sent before the opponent's reply is on screen: it is played only
     on the position it was made on (issue 14), so here it is answered with a notice, never
@@ -154,7 +160,7 @@ def test_two_quick_clicks_are_both_played_or_answered(page):
     server in either order: then the second click is played and the first answered.)"""
     sent: list[str] = []  # the clicks the page sends (a progress overlay once caught one)
     page.on("request", lambda r: sent.append(r.post_data or "") if r.method == "POST"
-            and "queue/join" in r.url and '"index"' in (r.post_data or "") else None)
+            and "queue/join" in r.url and _board_event(r.post_data) else None)
     _no_thanks(page)
     _start(page, "Board games › Tic-tac-toe")
     _click_board(page, "tic_tac_toe", "C1R1")
@@ -189,7 +195,7 @@ def test_a_click_gradio_would_drop_is_answered_on_the_board(page):
     beside a scaled board: the page answers such a click on the board, and plays nothing."""
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.post_data or "") if r.method == "POST"
-            and "queue/join" in r.url and '"index"' in (r.post_data or "") else None)
+            and "queue/join" in r.url and _board_event(r.post_data) else None)
     _no_thanks(page)
     _start(page, "Board games › Tic-tac-toe")
     toast = page.locator("#board .arena-toast")
@@ -332,6 +338,9 @@ def test_history_lists_finished_games_first_and_replays_from_the_first_move(page
     _expect()(table.get_by_role("row").nth(1)).to_contain_text("Tic-tac-toe")  # first
     _expect()(count).to_contain_text("Click a game in the table to replay it")  # issue 22
     assert not re.search(r"[0-9a-f]{32}", table.inner_text())  # no session ids for people
+    font = table.get_by_text("Tic-tac-toe").filter(visible=True).first.evaluate(
+        "(cell) => getComputedStyle(cell).fontFamily")
+    assert "mono" not in font.lower(), font  # the page's font, not a code listing's
     table.get_by_text("Tic-tac-toe").filter(visible=True).first.click()
     caption = page.locator("#replay-caption")
     _expect()(caption).to_contain_text("Step 1 of 2 — You: C2R2")

@@ -24,7 +24,7 @@ from games.registry import GameSpec
 
 EXAMPLES = 3
 """Legal moves named as examples when a typed move is not a move at all."""
-QUOTED = 40
+QUOTED = 60
 """Characters of a person's typed text repeated in a notice."""
 ClickWords = Callable[[pyspiel.State, int, str], str | None]
 
