@@ -51,7 +51,8 @@ def test_bad_moves_are_refused_and_change_nothing(app):
     assert len(state["moves"]) == 1  # the agent in the first seat has moved
     for bad in ("C9", "left please", ""):
         after = client.predict(bad, api_name="/move")
-        assert after["accepted"] is False and "Legal moves:" in after["notice"]
+        assert after["accepted"] is False and "Legal moves:" not in after["notice"]
+        assert "Legal moves:" in after["detail"]  # the adapter's message, for programs
         assert after["moves"] == state["moves"]
     after = client.predict("c4", api_name="/move")
     assert after["accepted"] and len(after["moves"]) == 3

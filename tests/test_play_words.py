@@ -99,9 +99,9 @@ def test_seat_words_match_who_acts_first_and_sea_battle_names_sides_by_colour():
         s = PlaySession("arctic_scavengers", "random", person=PERSON, seat=0, seed=seed)
         first = next(m.seat for m in s.record.moves if m.seat >= 0) if any(
             m.seat >= 0 for m in s.record.moves) else s.match.to_move()[0]
-        assert s.order_words() == ("play first" if first == 0 else "play second")
+        assert s.order_words() == ("first" if first == 0 else "second")
         orders.add(s.order_words())
-    assert orders == {"play first", "play second"}
+    assert orders == {"first", "second"}
     assert [side_name("sea_battle", seat) for seat in (0, 1)] == ["Red", "Blue"]
     sea = PlaySession("sea_battle", "random", person=PERSON, seat=0, seed=1)
     assert sea.order_words() == ""  # both sides order at once

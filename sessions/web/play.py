@@ -238,8 +238,8 @@ class PlaySession:
         return f"{level} · {name}" if level else name  # the difficulty chosen, in the bar
 
     def order_words(self) -> str:
-        """Who acts first, as the game really went: ``play first``, ``play second``, or ''
-        in a game of simultaneous moves. Read from the first decision made (a chance draw,
+        """Who acts first, as the game really went: ``first``, ``second``, or '' in a game
+        of simultaneous moves. Read from the first decision made (a chance draw,
         Arctic Scavengers' first initiator, may give the first move to either seat), or the
         seats to move now when none was made yet."""
         if self.spec.taxonomy.dynamics == "simultaneous":
@@ -250,7 +250,7 @@ class PlaySession:
             first = movers[0] if movers else None
         if first is None:
             return ""
-        return "play first" if first == self.human else "play second"
+        return "first" if first == self.human else "second"
 
     def opponents_name(self) -> str:
         """The opponents in people's words, with settings (``MCTS (1000 simulations)``;

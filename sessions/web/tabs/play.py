@@ -160,8 +160,12 @@ def bar_text(session: PlaySession) -> str:
     if len(session.record.seats) == 2:
         side = side_name(spec.id, seat)
         order = session.order_words()  # who really acts first (a draw may decide it)
-        placed = ", ".join(part for part in (f"you play {side}" if side else "", order) if part)
-        placed = placed if placed.startswith("you") else f"you {placed}"
+        if side and order:
+            placed = f"you play {side}, {order}"
+        elif side or order:
+            placed = f"you play {side or order}"
+        else:  # moves at once and no side to name: the seat
+            placed = f"you are {seat_label(spec.id, seat)}"
     else:
         placed = f"you are {seat_label(spec.id, seat)}"
     return play_html.bar(spec.title, session.opponents_name(), placed)
