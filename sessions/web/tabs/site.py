@@ -58,8 +58,9 @@ THEME_CSS = """
 /* the boards have no image buttons: their empty corner panel showed as a stray dot */
 #board .icon-button-wrapper, #replay-board .icon-button-wrapper { display: none !important; }
 /* tables people read (History, GAMA results) in the page's font, not a code listing's */
-#history-table td, #history-table td *, #history-table th, #history-table th *,
-#results td, #results td *, #summary td, #summary td * { font-family: var(--font) !important; }
+:is(#history-table, #results, #summary) :is(td, th, [class*="cell"]),
+:is(#history-table, #results, #summary) :is(td, th, [class*="cell"]) * {
+  font-family: var(--font) !important; }
 /* GAMA results: headers wrap between words, never inside one ("resul t") */
 #results th, #summary th, #results th *, #summary th * { overflow-wrap: normal !important;
   word-break: normal !important; hyphens: none; }
