@@ -22,12 +22,13 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sessions.dataset_selection import EVERYTHING, Built, Selection
 from sessions.dataset_tables import (
     COLUMNS,
+    MARK,
     TABLES,
     Pseudonyms,
     Rows,
@@ -37,8 +38,6 @@ from sessions.dataset_tables import (
     suspect,
 )
 
-MARK = "llm-game-arena-dataset"
-"""The data card's tag: a folder holding it is a dataset this code wrote (and may replace)."""
 SALT_ENV = "ARENA_DATASET_SALT"
 SALT_FILE = "dataset-salt"
 SHARD = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -46,65 +45,6 @@ CHUNK = 1000
 """Records read at once."""
 ROW_GROUP = 100_000
 """Rows a table holds before they are written out."""
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Which shared sessions go in: ended in [since, until) (seconds since the epoch),
-    of ``games`` (None: all), with a person in a seat (``humans_only``)."""
-
-    since: float | None = None
-    until: float | None = None
-    games: frozenset[str] | None = None
-    humans_only: bool = False
-
-    def admits(self, game: str, ended: float | None, has_human: bool) -> bool:
-        """Whether a session of ``game`` that ended at ``ended`` is selected."""
-        return ((self.games is None or game in self.games)
-                and (not self.humans_only or has_human)
-                and (self.since is None or (ended is not None and ended >= self.since))
-                and (self.until is None or (ended is not None and ended < self.until)))
-
-    def describe(self) -> str:
-        from datetime import UTC, datetime
-
-        def day(t: float) -> str:
-            return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-        parts = []
-        if self.games is not None:
-            parts.append("games " + ", ".join(sorted(self.games)))
-        if self.since is not None:
-            parts.append(f"ended on or after {day(self.since)}")
-        if self.until is not None:
-            parts.append(f"ended before {day(self.until)}")
-        if self.humans_only:
-            parts.append("only sessions with a person in a seat")
-        return "; ".join(parts) or "every shared session"
-
-
-@dataclass
-class Built:
-    """What a build wrote: rows per table, sessions per game, seats per agent kind, the
-    time span, and the stored sessions it left out, by reason."""
-
-    folder: Path
-    rows: Counter[str] = field(default_factory=Counter)
-    games: Counter[str] = field(default_factory=Counter)
-    human_games: Counter[str] = field(default_factory=Counter)
-    kinds: Counter[str] = field(default_factory=Counter)
-    people: int = 0
-    first: float | None = None
-    last: float | None = None
-    left_out: Counter[str] = field(default_factory=Counter)
-
-    def note(self) -> str:
-        line = (f"dataset: {self.rows['sessions']} sessions, {self.rows['moves']} moves, "
-                f"{self.people} people -> {self.folder}")
-        if self.left_out:
-            line += "; left out " + ", ".join(f"{n} {why}" for why, n in
-                                               sorted(self.left_out.items()))
-        return line
 
 
 def salt_for(data_dir: Path) -> bytes:
@@ -134,7 +74,7 @@ def check_folder(folder: Path) -> None:
                              "python -m sessions dataset; give a new or empty folder")
 
 
-def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = Selection(),
+def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = EVERYTHING,
           keys: Iterable[str] | None = None, shard: str = "train") -> Built:
     """Write the dataset of ``store``'s shared, selected sessions to ``folder`` (made, or
     replaced when it holds an earlier dataset; anything else there is refused). ``keys``:

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sessions.dataset_tables import COLUMNS, TABLES, WITHHELD
+from sessions.dataset_tables import COLUMNS, MARK, TABLES, WITHHELD
 
 if TYPE_CHECKING:
-    from sessions.dataset import Built, Selection
+    from sessions.dataset_selection import Built, Selection
 
 LICENCE = "cc-by-4.0"
 CONSENT_SOURCE = Path(__file__).parent / "web" / "tabs" / "consent.py"
@@ -41,8 +41,6 @@ def consent_texts() -> dict[str, str]:
 
 def card(built: Built, selection: Selection) -> str:
     """The whole README.md."""
-    from sessions.dataset import MARK
-
     return "\n".join([_header(MARK, built), _about(built, selection), _consent(), _tables(built),
                       _counts(built), _biases(), ""])
 

@@ -24,6 +24,8 @@ from agents.llm.redaction import redact
 
 WITHHELD = "[withheld]"
 """What stands in for a person's words they did not agree to share."""
+MARK = "llm-game-arena-dataset"
+"""The data card's tag: a folder holding it is a dataset this code wrote (and may replace)."""
 KEY_MARKS = ("sk-", "pk-", "rk-", "key-", "***")
 """Substrings any key-shaped text contains (``redaction._KEY_LIKE``): a record without
 them and without a held key needs no walk."""
