@@ -122,6 +122,10 @@ def test_the_stored_table_lists_every_game_and_says_why_a_target_cannot_be_met(c
     for game_id in GAME_IDS:
         assert game_id in out
     assert "why: at the goal of 20 'always roll' is perfect play" in out  # pig vs 'first'
+    # Pit: tables that never trade are ties, said so; its bot is also measured among random
+    # traders, a row beside the targets (the Leaderboard reads only steps and trivial plans).
+    assert "why: nobody else trades" in out and "Strong (bot) among 3 x random" in out
+    assert not any("x random" in row["pairing"] for row in ladder("pit").measured)
     assert "target(s) not met" in out
     monkeypatch.setattr(sys, "argv", ["ladder", "--stored", "--markdown", "--games", "pig"])
     bench.main()
