@@ -238,7 +238,9 @@ def test_submitting_again_right_after_the_results_update_plays_both_rounds(page)
         number.fill("40")
         page.locator("#decide").click()
     _expect()(results.get_by_role("row", name=re.compile(r"^4 40 "))).to_be_visible()
-    _expect()(page.locator("#status")).to_contain_text("Game over: you placed")
+    _expect()(page.locator("#status")).to_contain_text(re.compile(
+        r"Game over: you placed \d+(st|nd|rd|th) of \d+ \(ties share a place\), "
+        r"with a score of \d"))  # a place in words and what the number is
     # the end screen says what the 0-100 score measures in this game
     _expect()(page.locator("#standing")).to_contain_text(
         "The GAMA score (0-100) measures how low your numbers were")

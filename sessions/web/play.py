@@ -378,8 +378,8 @@ class PlaySession:
             return f"Game over: your team ({team}) {how}." + (f" {why}." if why else "")
         if len(returns) > 2:
             place = 1 + sum(1 for r in returns if r > returns[self.human])
-            return (f"Game over: you placed {place} of {len(returns)} (ties share a place), "
-                    f"with {_number(returns[self.human])}.")
+            return (f"Game over: you placed {replays.ordinal(place)} of {len(returns)} (ties "
+                    f"share a place), with a score of {_number(returns[self.human])}.")
         verdict = {1.0: "You won", 0.0: "You lost", 0.5: "Draw"}[record.scores[self.human]]
         order = sorted(range(len(returns)), key=lambda s: s != self.human)
         score = " – ".join(f"{self._named(s)} {_half(record.scores[s])}" for s in order)
