@@ -44,8 +44,11 @@ Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of
   same board and targets rearranged). A vision model always gets the default layout.
 - optional ``seen_to_move(state, seat, to_move) -> list[int]``: who a viewer (``seat``, or
   None for a spectator) is shown as acting, where the game hides it (:func:`seen_to_move`).
-- optional ``WATCHER = True``: ``image`` also takes ``watcher=True``: the seat's picture
-  for someone who is not that player (a spectator), with no "(you)" mark.
+- optional ``WATCHER = True``: ``text`` and ``image`` also take ``watcher=True``: the
+  seat's view for someone who is not that player (a spectator, a watcher): the same facts
+  (only what that seat may know), the seat named by its side instead of "you" ("Red's
+  hand", "Blue to move", "Red won"). The player's own view (and every LLM prompt) is
+  unchanged. Every renderer declares it (``tests/test_watch_views.py``).
 - optional ``SIDES``: the name of each seat's side as the image draws it (``("X", "O")``,
   ``("White", "Black")``, the table games' ``("red", "blue")``); the page says "You (X)"
   (:func:`side_name`).
@@ -93,9 +96,14 @@ def renderer(game_id: str) -> ModuleType:
     raise KeyError(f"no renderer for game {game_id!r}")
 
 
-def text_view(game_id: str, state: pyspiel.State, seat: int) -> str:
-    """The text view of ``state`` for ``seat``."""
-    return renderer(game_id).text(state, seat)
+def text_view(game_id: str, state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    """The text view of ``state`` for ``seat``; ``watcher`` for someone who is not that
+    player (a spectator): the same facts, the seat named instead of "you", where the game
+    has such a view (``WATCHER``)."""
+    module = renderer(game_id)
+    if watcher and getattr(module, "WATCHER", False):
+        return str(module.text(state, seat, watcher=True))
+    return str(module.text(state, seat))
 
 
 def image_view(game_id: str, state: pyspiel.State, seat: int, *,

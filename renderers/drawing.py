@@ -298,16 +298,30 @@ FELT_BOX: Box = (16, HEADER_HEIGHT + 16, 452, TABLE_HEIGHT - 16)
 PANEL_BOX: Box = (468, HEADER_HEIGHT + 16, TABLE_WIDTH - 16, TABLE_HEIGHT - 16)
 
 
-def table_status(state: object, seat: int) -> str:
-    """The header status of a two-seat table game, from ``seat``'s side."""
+def table_status(state: object, seat: int, *, watcher: bool = False) -> str:
+    """The header status of a two-seat table game, from ``seat``'s side (for a ``watcher``,
+    the sides by colour: ``Blue to move``, ``Game over: red won``)."""
     if state.is_terminal():  # type: ignore[attr-defined]
-        return status_text(True, verdict(state.returns(), seat), None, False)  # type: ignore[attr-defined]
+        returns = state.returns()  # type: ignore[attr-defined]
+        said = winner(returns, SEAT_COLOURS) if watcher else verdict(returns, seat)
+        return status_text(True, said, None, False)
     if state.is_simultaneous_node():  # type: ignore[attr-defined]
-        return "Choose now"
+        return "Both choose now" if watcher else "Choose now"
     player = state.current_player()  # type: ignore[attr-defined]
     if player < 0:
         return ""
+    if watcher:
+        return status_text(False, None, SEAT_COLOURS[player].title(), False)
     return status_text(False, None, "Opponent", player == seat)
+
+
+def winner(returns: Sequence[float], names: Sequence[str]) -> str:
+    """'Red won' (the seats with the best return, by name) or 'Draw', for a watcher."""
+    if all(r == returns[0] for r in returns):
+        return "Draw"
+    best = max(returns)
+    said = " and ".join(str(names[p]) for p, r in enumerate(returns) if r == best)
+    return f"{said[:1].upper()}{said[1:]} won"
 
 
 def table(title: str, status: str, seat: int) -> Canvas:
@@ -318,12 +332,18 @@ def table(title: str, status: str, seat: int) -> Canvas:
     return canvas
 
 
-def seat_title(seat: int) -> str:
-    """The header's title for a two-seat table: ``You play first (red)``."""
+def seat_title(seat: int, *, watcher: bool = False) -> str:
+    """The header's title for a two-seat table: ``You play first (red)``; for a watcher,
+    ``Red's view (plays first)``."""
+    if watcher:
+        return f"{SEAT_COLOURS[seat].title()}'s view (plays {('first', 'second')[seat]})"
     return f"You play {('first', 'second')[seat]} ({SEAT_COLOURS[seat]})"
 
 
-def who(player: int, seat: int) -> str:
+def who(player: int, seat: int, *, watcher: bool = False) -> str:
+    """``player`` as ``seat``'s view names it: You / Opponent, for a watcher Red / Blue."""
+    if watcher:
+        return SEAT_COLOURS[player].title()
     return "You" if player == seat else "Opponent"
 
 

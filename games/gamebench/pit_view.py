@@ -108,9 +108,10 @@ class Knowledge:
                 f"{mine} | offers: {offers}")
 
 
-def observe(state: Table, seat: int, *, events: bool = True) -> Knowledge:
+def observe(state: Table, seat: int, *, events: bool = True, watcher: bool = False) -> Knowledge:
     """What ``seat`` knows of ``state`` (see the module docstring); without the hand's
-    ``events`` (an empty log) when only the table is needed (hit-tests)."""
+    ``events`` (an empty log) when only the table is needed (hit-tests); for a ``watcher``
+    (a spectator of that seat) the events name the seat instead of saying "you"."""
     game = state.get_game()
     table = tuple(TableSeat(s, state.scores[s], sum(state.hands[s]),
                             state.offers[s].size if s in state.offers else None)
@@ -124,8 +125,9 @@ def observe(state: Table, seat: int, *, events: bool = True) -> Knowledge:
         to_move=state.to_move if waiting else None, hand_number=state.hand,
         round=min(state.round, game.max_rounds), max_rounds=game.max_rounds,
         target=game.target,
-        log=tuple(seen(event, seat) for event in state.events[start:]),
-        last_corner=corner_text(previous[-1].corner, seat) if previous and previous[-1].corner
+        log=tuple(seen(event, seat, watcher=watcher) for event in state.events[start:]),
+        last_corner=corner_text(previous[-1].corner, seat, watcher=watcher)
+        if previous and previous[-1].corner
         else None,
         over=state.is_terminal(), ended_by=state.ended_by(),
     )
@@ -136,50 +138,52 @@ def _last_hand_start(events: list[Event]) -> int:
     return starts[-1]
 
 
-def _who(seat: int, viewer: int, *, subject: bool = True) -> str:
-    if seat == viewer:
+def _who(seat: int, viewer: int, *, subject: bool = True, watcher: bool = False) -> str:
+    if seat == viewer and not watcher:
         return "You" if subject else "you"
     return seat_name(seat)
 
 
-def seen(event: Event, viewer: int) -> str:
-    """One event as ``viewer`` saw it."""
-    who = _who(event.seat, viewer)
+def seen(event: Event, viewer: int, *, watcher: bool = False) -> str:
+    """One event as ``viewer`` saw it (for a ``watcher``: the viewer named, not "you")."""
+    who = _who(event.seat, viewer, watcher=watcher)
+    mine = event.seat == viewer and not watcher
     if event.kind == "deal":
-        return "New hand dealt; " + ("you start." if event.seat == viewer
-                                     else f"{seat_name(event.seat)} starts.")
+        return "New hand dealt; " + ("you start." if mine else f"{seat_name(event.seat)} starts.")
     if event.kind == "pass":
         return f"{who} passed."
     if event.kind == "withdraw":
-        return f"{who} withdrew {'your' if event.seat == viewer else 'its'} offer."
+        return f"{who} withdrew {'your' if mine else 'its'} offer."
     if event.kind == "offer":
         if event.seat == viewer:
-            return f"You offered {event.private[viewer].text()}."
+            return f"{who} offered {event.private[viewer].text()}."
         return f"{who} offered {_cards(event.count)}."
     if event.kind == "trade":
         assert event.other is not None
         if viewer in event.private:
             partner = event.other if viewer == event.seat else event.seat
             gave, got = event.private[viewer], event.private[partner]
-            deal = f"you gave {gave.text()} and got {got.text()}"
+            me = _who(viewer, viewer, subject=False, watcher=watcher)
+            deal = f"{me} gave {gave.text()} and got {got.text()}"
             if viewer == event.seat:
-                return f"You accepted {seat_name(partner)}'s offer: {deal}."
-            return f"{seat_name(event.seat)} accepted your offer: {deal}."
+                return f"{who} accepted {seat_name(partner)}'s offer: {deal}."
+            theirs = f"{seat_name(viewer)}'s" if watcher else "your"
+            return f"{seat_name(event.seat)} accepted {theirs} offer: {deal}."
         return (f"{who} accepted {seat_name(event.other)}'s offer: {_cards(event.count)} "
                 "each way.")
     assert event.corner is not None
     return corner_text(event.corner, viewer)
 
 
-def corner_text(corner: Corner, viewer: int) -> str:
+def corner_text(corner: Corner, viewer: int, *, watcher: bool = False) -> str:
     if corner.seat is None:
         return "The market closed (the turn limit): this hand scores nothing."
     assert corner.commodity is not None
-    name = "You" if corner.seat == viewer else seat_name(corner.seat)
+    name = _who(corner.seat, viewer, watcher=watcher)
     text = (f"{name} cornered {COMMODITIES[corner.commodity][0]} ({corner.kind}): "
             f"+{corner.points}.")
     for seat, card in corner.penalties:
-        held = "You" if seat == viewer else seat_name(seat)
+        held = _who(seat, viewer, watcher=watcher)
         text += f" {held} held the {card}: -{PENALTY}."
     return text
 

@@ -65,6 +65,11 @@ def seat_label(seat: int) -> str:
     return seat_name(seat)
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the seat
+named, never "you")."""
+
+
 # --- layout ----------------------------------------------------------------------------------
 
 class Layout:
@@ -154,40 +159,44 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
 
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (),
-          last: tuple[str, ...] | None = None) -> Image.Image:
+          last: tuple[str, ...] | None = None, watcher: bool = False) -> Image.Image:
     assert isinstance(state, PitState)
-    known = observe(state, seat)
+    known = observe(state, seat, watcher=watcher)
     layout = _layout(state)
     canvas = Canvas(WIDTH, layout.height)
-    header(canvas, f"Pit · you are {seat_name(seat)}", _status(known), colour=GOLD)
+    title = f"Pit · {seat_name(seat)}'s view" if watcher else f"Pit · you are {seat_name(seat)}"
+    header(canvas, title, _status(known, watcher), colour=GOLD)
     lit = set(targets)
-    _traders(canvas, known, layout, selection, lit)
-    _hand(canvas, known, layout, selection, lit)
-    _buttons(canvas, known, layout, selection, lit)
+    _traders(canvas, known, layout, selection, lit, watcher)
+    _hand(canvas, known, layout, selection, lit, watcher)
+    _buttons(canvas, known, layout, selection, lit, watcher)
     lines = ([f"Last hand: {known.last_corner}"] if known.last_corner else []) + list(known.log)
     history_panel(canvas, (PAD, layout.log_top, WIDTH - PAD, layout.height - PAD),
                   f"Hand {known.hand_number}", lines, last_marked=True, size=13)
     return canvas.finish()
 
 
-def _status(known: Knowledge) -> str:
+def _status(known: Knowledge, watcher: bool = False) -> str:
     if known.over:
         best = max(known.scores)
         tied = [t.seat for t in known.table if t.score == best]
-        if known.seat in tied:
+        if watcher:
+            verdict = " and ".join(seat_name(s) for s in tied) + " won"
+            verdict = verdict[:1].upper() + verdict[1:]
+        elif known.seat in tied:
             verdict = "you won" if len(tied) == 1 else "you tied for first"
         else:
             verdict = f"{seat_name(tied[0])} won"
         how = "target reached" if known.ended_by == "target" else "turn limit"
         return f"Game over: {verdict} · {how}"
     where = f"Hand {known.hand_number} · round {known.round}/{known.max_rounds}"
-    if known.to_move == known.seat:
+    if known.to_move == known.seat and not watcher:
         return f"{where} · your turn"
     return f"{where} · {seat_name(known.to_move or 0)} to move"
 
 
 def _traders(canvas: Canvas, known: Knowledge, layout: Layout, selection: tuple[str, ...],
-             lit: set[str]) -> None:
+             lit: set[str], watcher: bool) -> None:
     box = (PAD, layout.traders_top, WIDTH - PAD, layout.traders_bottom)
     canvas.rect(box, fill=(255, 255, 255), outline=RULE, radius=8)
     canvas.text((PAD + 12, layout.traders_top + 10), f"Traders · first to {known.target} wins",
@@ -199,7 +208,8 @@ def _traders(canvas: Canvas, known: Knowledge, layout: Layout, selection: tuple[
         if known.to_move == spot.seat:
             canvas.rect((x0, y0 + 1, x1, y1 - 1), fill=(255, 236, 204), radius=5)
             canvas.text((x0 + 4, mid), "▶", size=12, fill=INK, anchor="lm")
-        canvas.text((x0 + 22, mid), seat_name(spot.seat) + (" (you)" if you else ""), size=14,
+        canvas.text((x0 + 22, mid), seat_name(spot.seat) + (" (you)" if you and not watcher
+                                                              else ""), size=14,
                     bold=you, fill=PLAYER[0] if you else INK, anchor="lm")
         canvas.text((x0 + 200, mid), f"{spot.score} pts", size=14, bold=True, fill=INK,
                     anchor="rm")
@@ -214,7 +224,8 @@ def _traders(canvas: Canvas, known: Knowledge, layout: Layout, selection: tuple[
         canvas.rect(tag, fill=SELECTED if chosen else OFFER_TAG,
                     outline=TARGET if target in lit else GOLD, width=2.5 if target in lit else 1,
                     radius=6)
-        words = (f"you offer {known.offer.text()}" if you and known.offer
+        mine = "you offer" if not watcher else "offers"
+        words = (f"{mine} {known.offer.text()}" if you and known.offer
                  else f"offers {_cards(spot.offer)}")
         canvas.text(((tag[0] + tag[2]) / 2, mid), canvas.fit(words, tag[2] - tag[0] - 8, size=13,
                                                              bold=True),
@@ -222,11 +233,12 @@ def _traders(canvas: Canvas, known: Knowledge, layout: Layout, selection: tuple[
 
 
 def _hand(canvas: Canvas, known: Knowledge, layout: Layout, selection: tuple[str, ...],
-          lit: set[str]) -> None:
+          lit: set[str], watcher: bool) -> None:
     box = (PAD, layout.hand_top, WIDTH - PAD, layout.hand_bottom)
     canvas.rect(box, fill=(255, 255, 255), outline=RULE, radius=8)
     total = sum(known.hand)
-    canvas.text((PAD + 12, layout.hand_top + 10), f"Your hand · {total} cards", size=14,
+    whose = f"{seat_name(known.seat).capitalize()}'s hand" if watcher else "Your hand"
+    canvas.text((PAD + 12, layout.hand_top + 10), f"{whose} · {total} cards", size=14,
                 bold=True, fill=MUTED)
     offered = known.offer.cards() if known.offer else [0] * len(known.hand)
     for card in layout.rows:
@@ -264,11 +276,16 @@ def _chip(canvas: Canvas, box: Box, text: str, target: str, selection: tuple[str
 
 
 def _buttons(canvas: Canvas, known: Knowledge, layout: Layout, selection: tuple[str, ...],
-             lit: set[str]) -> None:
+             lit: set[str], watcher: bool) -> None:
     acting = known.to_move == known.seat and not known.over
     picked = [s for s in selection if s != MAKE_OFFER]
-    if not acting:
-        hint = "Wait for your turn." if not known.over else "The game is over."
+    if known.over:
+        hint = "The game is over."
+    elif watcher:
+        name = seat_name(known.seat).capitalize()
+        hint = f"{name} trades now." if acting else f"{name} waits for their turn."
+    elif not acting:
+        hint = "Wait for your turn."
     elif picked and picked[0].endswith("'s offer"):
         size = next(t.offer for t in known.table if offer_target(t.seat) == picked[0])
         chosen = bundle_of(" + ".join(picked[1:]))
@@ -295,32 +312,36 @@ def _buttons(canvas: Canvas, known: Knowledge, layout: Layout, selection: tuple[
 
 # --- the text view -----------------------------------------------------------------------------
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     """The seat's view: scores, whose turn, its hand and offer, the offers on the table, the
-    cards each trader holds, and this hand's events as the seat saw them."""
+    cards each trader holds, and this hand's events as the seat saw them (for a
+    ``watcher``, the seat by name)."""
     assert isinstance(state, PitState)
-    known = observe(state, seat)
+    known = observe(state, seat, watcher=watcher)
     players = len(known.table)
-    scores = ", ".join(f"{seat_name(t.seat)}{' (you)' if t.seat == seat else ''} {t.score}"
-                       for t in known.table)
-    lines = [f"You are {seat_name(seat)} of {players}. Scores: {scores}; the first to "
-             f"{known.target} points wins."]
+    name = seat_name(seat).capitalize()
+    scores = ", ".join(f"{seat_name(t.seat)}{' (you)' if t.seat == seat and not watcher else ''}"
+                       f" {t.score}" for t in known.table)
+    who = f"{name}'s view, one of {players}" if watcher else f"You are {seat_name(seat)} of {players}"
+    lines = [f"{who}. Scores: {scores}; the first to {known.target} points wins."]
     if known.over:
-        lines.append(f"{_status(known)}.")
+        lines.append(f"{_status(known, watcher)}.")
     else:
-        turn = "Your turn." if known.to_move == seat else \
+        turn = "Your turn." if known.to_move == seat and not watcher else \
             f"{seat_name(known.to_move or 0)} to move."
         lines.append(f"Hand {known.hand_number}, round {known.round} of {known.max_rounds}. "
                      f"{turn}")
     in_play = ", ".join(f"{COMMODITIES[c][0]} {COMMODITIES[c][1]}" for c in known.in_play)
     lines.append(f"Commodities in play (9 cards each, corner points): {in_play}"
                  + ("; and the Bull and the Bear." if known.bull_bear else "."))
-    lines.append(f"Your hand ({sum(known.hand)} cards): {known.hand_text()}.")
+    whose = f"{name}'s" if watcher else "Your"
+    lines.append(f"{whose} hand ({sum(known.hand)} cards): {known.hand_text()}.")
     if known.offer is not None:
-        lines.append(f"Your offer on the table: {known.offer.text()} (set aside until it is "
+        lines.append(f"{whose} offer on the table: {known.offer.text()} (set aside until it is "
                      "accepted, withdrawn or replaced).")
     else:
-        lines.append("You have no offer on the table.")
+        lines.append(f"{name} has no offer on the table." if watcher
+                     else "You have no offer on the table.")
     offers = [f"{seat_name(t.seat)} offers {_cards(t.offer)}"
               for t in known.table if t.offer is not None and t.seat != seat]
     lines.append("Other offers on the table: " + ("; ".join(offers) if offers else "none") + ".")
