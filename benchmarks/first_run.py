@@ -1,7 +1,7 @@
 """A newcomer's first run, timed: python -m benchmarks.first_run [--keep DIR]
 
 Clones this repository into a temporary folder, runs the README's one app command there
-(``python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/python app.py``), and
+(read from its Quick start: the first ``python3 -m venv`` line of a code block), and
 prints: the seconds until the page serves, how the offline language model is listed from
 then on (being prepared, with its step, until ready: never unavailable), the seconds until it
 is ready, and a game of tic-tac-toe played against it through the API. Needs the package
@@ -38,8 +38,9 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None, help="clone here and keep it")
     parser.add_argument("--limit", type=float, default=1800.0, help="give up after (s)")
     parser.add_argument("--no-cache", action="store_true",
-                        help="as a fresh machine: pip's cache off (else a wheel of llama.cpp "
-                             "built earlier on this machine is reused and nothing compiles)")
+                        help="as a fresh machine: pip's and uv's caches off (else a wheel of "
+                             "llama.cpp built earlier on this machine is reused and nothing "
+                             "compiles)")
     args = parser.parse_args()
     where = args.keep or Path(tempfile.mkdtemp(prefix="arena-first-run-"))
     clone = where / "clone"
@@ -48,9 +49,9 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
     env.update(GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
                GRADIO_ANALYTICS_ENABLED="False", ARENA_DATA_DIR=str(where / "data"),
-               PATH=os.defpath, **({"PIP_NO_CACHE_DIR": "1"} if args.no_cache else {}))
-    command = ("python3 -m venv .venv && .venv/bin/pip install -q -e . && "
-               ".venv/bin/python app.py")
+               PATH=os.defpath,
+               **({"PIP_NO_CACHE_DIR": "1", "UV_NO_CACHE": "1"} if args.no_cache else {}))
+    command = readme_command()
     log = (where / "first-run.log").open("w")
     started = time.monotonic()
     print(f"{0:7.0f} s  {command}  (in {clone})", flush=True)
@@ -70,6 +71,14 @@ def main() -> None:
         log.close()
         if args.keep is None:
             shutil.rmtree(where, ignore_errors=True)
+
+
+def readme_command() -> str:
+    """The README's one app command: the first code-block line that makes the venv."""
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if line.startswith("python3 -m venv .venv") and "app.py" in line:
+            return line.strip()
+    raise SystemExit("README.md has no one-line app command (python3 -m venv .venv ... app.py)")
 
 
 def _wait_page(url: str, app: subprocess.Popen[bytes], started: float, limit: float) -> float:
