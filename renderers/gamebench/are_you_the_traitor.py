@@ -72,14 +72,20 @@ def teams_known(state: pyspiel.State, seat: int) -> list[str | None]:
     return sides
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the seat
+named, never "you")."""
+
+
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (),
-          last: tuple[str, ...] | None = None) -> Image.Image:
+          last: tuple[str, ...] | None = None, watcher: bool = False) -> Image.Image:
     assert isinstance(state, ayt.TraitorState)
     height = _height(state.players)
     canvas = Canvas(WIDTH, height)
     mine = state.known(seat).get(seat, "")
-    header(canvas, f"{player(seat).title()}: {mine or 'dealing'}", _status(state, seat),
+    header(canvas, f"{player(seat).title()}: {mine or 'dealing'}",
+           _status(state, seat, watcher),
            colour=SIDE_COLOUR.get(_side(mine), MUTED))
     line = f"Round {min(state.round + 1, state.max_rounds)} of at most {state.max_rounds} · " \
         f"first to {ayt.GOAL} treasure points"
@@ -95,7 +101,7 @@ def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
         canvas.rect((x0, y0, x0 + CARD_W, y0 + CARD_H), fill=fill,
                     outline=YOU if s == seat else (180, 180, 180), width=3 if s == seat else 1.5,
                     radius=10)
-        name = player(s) + (" (you)" if s == seat else "")
+        name = player(s) + (" (you)" if s == seat and not watcher else "")
         canvas.text((x0 + 12, y0 + 10), name, size=17, bold=True, fill=INK)
         role = known.get(s, "?")
         colour = SIDE_COLOUR.get(_side(role), INK)
@@ -121,24 +127,30 @@ def _side(name: str) -> str:
     return ""
 
 
-def _status(state: ayt.TraitorState, seat: int) -> str:
+def _status(state: ayt.TraitorState, seat: int, watcher: bool = False) -> str:
     if state.is_terminal():
         best = max(state.points(s) for s in range(state.players))
+        if watcher:
+            return "Game over: " + " and ".join(
+                player(s) for s in range(state.players) if state.points(s) == best) + " won"
         return "Game over: you won" if state.points(seat) == best else "Game over"
     acting = state.current_player()
     if acting < 0:
         return "Dealing"
-    if acting == seat:
+    if acting == seat and not watcher:
         return "Your turn: answer" if state.asked == seat else "Your turn"
     return f"{player(acting).title()} {'answers' if state.asked == acting else 'speaks'}"
 
 
 # --- the text view ------------------------------------------------------------------------
 
-def text(state: pyspiel.State, seat: int) -> str:
-    """Who you are this round, what you know, the treasure, the talk, what is asked now."""
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    """Who you are this round, what you know, the treasure, the talk, what is asked now (for
+    a ``watcher``: the same, the seat named instead of "you")."""
     assert isinstance(state, ayt.TraitorState)
-    lines = [f"You are {player(seat)} of {state.players}. First to {ayt.GOAL} treasure points "
+    name = player(seat).title()
+    who = f"{name}'s view, one of" if watcher else f"You are {player(seat)} of"
+    lines = [f"{who} {state.players}. First to {ayt.GOAL} treasure points "
              f"wins; at most {state.max_rounds} rounds."]
     known = state.known(seat)
     if state.is_terminal():
@@ -147,12 +159,14 @@ def text(state: pyspiel.State, seat: int) -> str:
     elif known:
         mine = state.characters[seat]
         side = ayt.SIDES[state.sides[seat]] if state.sides else "?"
-        lines.append(f"Round {state.round + 1}. Your character: {known[seat]} ({side} side). "
-                     f"You look for {ayt.target_of(mine, state.sides[seat])}.")
+        whose, looks = (f"{name}'s", f"{name} looks") if watcher else ("Your", "You look")
+        lines.append(f"Round {state.round + 1}. {whose} character: {known[seat]} ({side} side). "
+                     f"{looks} for {ayt.target_of(mine, state.sides[seat])}.")
         others = [f"{player(s)} is {name}" for s, name in sorted(known.items()) if s != seat]
         wizard_note = " (each Wizard is Good or Evil; only they know which)" \
             if mine != ayt.WIZARD or len(state.wizards()) > 1 else ""
-        lines.append("You know: " + ("; ".join(others) if others else "nothing more")
+        lines.append((f"{name} knows: " if watcher else "You know: ")
+                     + ("; ".join(others) if others else "nothing more")
                      + wizard_note + ".")
     lines.append("Treasure: " + ", ".join(
         f"{player(s)} {len(state.treasure[s])} card(s)"
@@ -163,7 +177,7 @@ def text(state: pyspiel.State, seat: int) -> str:
     lines.append("Talk this game, in order:")
     lines += [f"  {'table' if u.speaker < 0 else player(u.speaker)} {u.kind}: {u.text}"
               for u in state.talk_log[-40:]] or ["  nothing said yet"]
-    lines.append(_now(state, seat))
+    lines.append(_now(state, seat, watcher))
     return "\n".join(lines)
 
 
@@ -178,7 +192,7 @@ def _past(past: dict[str, Any]) -> str:
             f"treasure. Characters were: {shown}.")
 
 
-def _now(state: ayt.TraitorState, seat: int) -> str:
+def _now(state: ayt.TraitorState, seat: int, watcher: bool = False) -> str:
     if state.is_terminal():
         best = max(state.points(s) for s in range(state.players))
         winners = [player(s) for s in range(state.players) if state.points(s) == best]
@@ -186,7 +200,7 @@ def _now(state: ayt.TraitorState, seat: int) -> str:
     acting = state.current_player()
     if acting < 0:
         return "Dealing."
-    if acting != seat:
+    if acting != seat or watcher:
         what = "answers" if state.asked == acting else "has the turn"
         return f"{player(acting).title()} {what}."
     if state.asked == seat:

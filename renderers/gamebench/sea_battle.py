@@ -43,6 +43,7 @@ from renderers.drawing import (
     Grid,
     header,
     verdict,
+    winner,
 )
 
 CELL = 20
@@ -70,6 +71,10 @@ ARROWS = {"left": "↰", "forward": "↑", "right": "↱", "stay": "■"}
 
 
 SIDES = TEAMS
+
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
+named, never "you")."""
 """How the page names each seat's side (the fleet's colour, as the board does); ``left`` and
 ``right`` are firing directions, never a side."""
 
@@ -140,13 +145,15 @@ def cell_centre(cell: Cell) -> tuple[float, float]:
 
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (),
-          last: tuple[str, ...] | None = None) -> Image.Image:
+          last: tuple[str, ...] | None = None, watcher: bool = False) -> Image.Image:
     """The sea and the seat's order picker. ``selection`` holds the orders picked so far
-    (drawn as ghosts on the sea), ``targets`` the buttons that may come next."""
+    (drawn as ghosts on the sea), ``targets`` the buttons that may come next; for a
+    ``watcher``, the seat's side is named, never "you"."""
     assert isinstance(state, SeaBattleState)
     canvas = Canvas(WIDTH, HEIGHT)
-    header(canvas, f"Sea Battle · you are {TEAMS[seat]}", _status(state, seat),
-           colour=PLAYER[seat])
+    title = f"Sea Battle · {TEAMS[seat]}'s view" if watcher else \
+        f"Sea Battle · you are {TEAMS[seat]}"
+    header(canvas, title, _status(state, seat, watcher), colour=PLAYER[seat])
     _sea(canvas, state)
     _last_turn(canvas, state)
     picked = _picked(state, seat, selection)
@@ -155,16 +162,18 @@ def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
             _ship(canvas, ship, seat)
     for number, order in picked.items():
         _ghost(canvas, state, state.fleet(seat)[number - 1], order)
-    _standing(canvas, state, seat)
+    _standing(canvas, state, seat, watcher)
     _picker(canvas, state, seat, picked, set(targets))
     return canvas.finish()
 
 
-def _status(state: SeaBattleState, seat: int) -> str:
+def _status(state: SeaBattleState, seat: int, watcher: bool = False) -> str:
     if state.is_terminal():
         how = "a fleet sank" if state.ended_by() == "fleet sunk" else "turn limit"
-        return f"{verdict(state.returns(), seat)} · {how}"
-    return f"Turn {state.turn + 1} of {state.get_game().max_turns}: give your orders"
+        said = winner(state.returns(), TEAMS) if watcher else verdict(state.returns(), seat)
+        return f"{said} · {how}"
+    orders = "both fleets give orders" if watcher else "give your orders"
+    return f"Turn {state.turn + 1} of {state.get_game().max_turns}: {orders}"
 
 
 def _picked(state: SeaBattleState, seat: int, selection: tuple[str, ...]) -> dict[int, Order]:
@@ -286,10 +295,10 @@ def _ghost(canvas: Canvas, state: SeaBattleState, ship: Ship, order: Order) -> N
         canvas.circle(cell_centre(shot), 5, fill=SHOT)
 
 
-def _standing(canvas: Canvas, state: SeaBattleState, seat: int) -> None:
+def _standing(canvas: Canvas, state: SeaBattleState, seat: int, watcher: bool) -> None:
     parts = []
     for s in (seat, 1 - seat):
-        name = f"{TEAMS[s]} (you)" if s == seat else TEAMS[s]
+        name = f"{TEAMS[s]} (you)" if s == seat and not watcher else TEAMS[s]
         parts.append(f"{name}: {len(state.afloat(s))} ships, hull {state.hull(s)}")
     canvas.text((14, STATUS_Y), "   ·   ".join(parts), size=14, bold=True, fill=INK,
                 anchor="lm")
@@ -338,18 +347,26 @@ def _button(canvas: Canvas, number: int, order: Order, *, chosen: bool, lit: boo
 
 # --- the text view ---------------------------------------------------------------------------
 
-def text(state: pyspiel.State, seat: int) -> str:
-    """The seat's fleet, the enemy, every rock square, the map, last turn, whose move."""
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    """The seat's fleet, the enemy, every rock square, the map, last turn, whose move (for
+    a ``watcher``, the seat's side named, never "you")."""
     assert isinstance(state, SeaBattleState)
     game = state.get_game()
     enemy = 1 - seat
-    lines = [f"You are {TEAMS[seat]}: you command {TEAMS[seat]} ships 1, 2 and 3; "
-             f"{TEAMS[enemy]} commands the others."]
+    if watcher:
+        lines = [f"{TEAMS[seat]}'s view: {TEAMS[seat]} commands {TEAMS[seat]} ships 1, 2 and "
+                 f"3; {TEAMS[enemy]} commands the others."]
+    else:
+        lines = [f"You are {TEAMS[seat]}: you command {TEAMS[seat]} ships 1, 2 and 3; "
+                 f"{TEAMS[enemy]} commands the others."]
     if state.is_terminal():
         how = ("a fleet was sunk" if state.ended_by() == "fleet sunk"
                else f"the turn limit ({game.max_turns}) was reached")
-        lines.append(f"Game over after {state.turn} turns, {how}: "
-                     f"{verdict(state.returns(), seat).lower()}.")
+        said = winner(state.returns(), TEAMS) if watcher else verdict(state.returns(), seat)
+        lines.append(f"Game over after {state.turn} turns, {how}: {said.lower()}.")
+    elif watcher:
+        lines.append(f"Turn {state.turn + 1} of {game.max_turns}: both fleets give one order "
+                     "to each of their ships afloat, at the same time.")
     else:
         lines.append(f"Turn {state.turn + 1} of {game.max_turns}. Your turn: give one order "
                      "to each of your ships afloat (both fleets order at the same time).")
@@ -358,7 +375,8 @@ def text(state: pyspiel.State, seat: int) -> str:
     inner = ", ".join(f"({x}, {y})" for x, y in sorted(game.rocks))
     lines.append(f"Rocks: every border square (x = 0, x = 23, y = 0 or y = 23) and the "
                  f"{len(game.rocks)} inner rocks at {inner or 'none'}.")
-    for s, title in ((seat, "Your ships"), (enemy, f"{TEAMS[enemy]} ships")):
+    mine = f"{TEAMS[seat]} ships" if watcher else "Your ships"
+    for s, title in ((seat, mine), (enemy, f"{TEAMS[enemy]} ships")):
         lines.append(f"{title}:")
         lines += [f"  {_ship_line(ship)}" for ship in state.fleet(s)]
     lines.append("Map, north at the top (# rock, . water, R1-R3 Red ships, B1-B3 Blue ships):")

@@ -75,16 +75,21 @@ def _height(players: int) -> int:
     return HEADER_HEIGHT + 70 + ((players + 1) // 2 + 1) * ROW_H + 40
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the seat
+named, never "you")."""
+
+
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (),
-          last: tuple[str, ...] | None = None) -> Image.Image:
+          last: tuple[str, ...] | None = None, watcher: bool = False) -> Image.Image:
     assert isinstance(state, tr.TwoRoomsState)
     height = _height(state.players)
     canvas = Canvas(WIDTH, height)
     mine = state.known(seat).get(seat, "")
     colour = INKS.get(state.team(seat), MUTED) if mine else MUTED
-    header(canvas, f"{player(seat).title()}: {mine or 'dealing'}", _status(state, seat),
-           colour=colour)
+    header(canvas, f"{player(seat).title()}: {mine or 'dealing'}",
+           _status(state, seat, watcher), colour=colour)
     line = _progress(state)
     canvas.text((WIDTH / 2, HEADER_HEIGHT + 22), line, size=17, bold=True, fill=INK,
                 anchor="mm")
@@ -104,7 +109,7 @@ def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
                             outline=YOU if s == seat else (200, 200, 200),
                             width=3 if s == seat else 1, radius=8)
                 lead = " ★ leader" if s in state.leaders else ""
-                name = player(s) + (" (you)" if s == seat else "") + lead
+                name = player(s) + (" (you)" if s == seat and not watcher else "") + lead
                 canvas.text((x0 + 18, y + 19), name, size=15, bold=True, fill=INK, anchor="lm")
                 card = known.get(s, "?")
                 ink = INKS.get(teams_known(state, seat)[s] or "", MUTED)
@@ -131,52 +136,58 @@ def _progress(state: tr.TwoRoomsState) -> str:
                f"turn {state.turns + 1} of {state.lap_turns()}"))
 
 
-def _status(state: tr.TwoRoomsState, seat: int) -> str:
+def _status(state: tr.TwoRoomsState, seat: int, watcher: bool = False) -> str:
     if state.over:
-        return "Game over: you won" if state.returns()[seat] > 0 else "Game over: you lost"
+        won = "won" if state.returns()[seat] > 0 else "lost"
+        return f"Game over: {player(seat)} {won}" if watcher else f"Game over: you {won}"
     acting = state.seen_acting(seat)
     if acting < 0:
         return "Dealing"
-    return "Your turn" if acting == seat else f"{player(acting).title()} to act"
+    return "Your turn" if acting == seat and not watcher else f"{player(acting).title()} to act"
 
 
 # --- the text view ------------------------------------------------------------------------
 
-def text(state: pyspiel.State, seat: int) -> str:
-    """Your card, the rooms and leaders, what you know of others, what you heard, now."""
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    """Your card, the rooms and leaders, what you know of others, what you heard, now (for a
+    ``watcher``: the same, the seat named instead of "you")."""
     assert isinstance(state, tr.TwoRoomsState)
-    lines = [f"You are {player(seat)} of {state.players}. Red wins if the Bomber ends in the "
+    name = player(seat).title()
+    who = f"{name}'s view, one of" if watcher else f"You are {player(seat)} of"
+    lines = [f"{who} {state.players}. Red wins if the Bomber ends in the "
              "President's room; otherwise Blue wins."]
     known = state.known(seat)
     if seat in known:
         card = state.cards[seat]
-        goal = {tr.GAMBLER: "You are grey: bet on the winning team at the end.",
-                tr.PRESIDENT: "You are the President (Blue): stay away from the Bomber.",
-                tr.BOMBER: "You are the Bomber (Red): end in the President's room."}
-        lines.append(f"Your card: {tr.CARDS[card]} ({tr.COLOURS[card]}). "
-                     + goal.get(card, f"You are on the {tr.COLOURS[card]} team."))
+        are = f"{name} is" if watcher else "You are"
+        goal = {tr.GAMBLER: f"{are} grey: bet on the winning team at the end.",
+                tr.PRESIDENT: f"{are} the President (Blue): stay away from the Bomber.",
+                tr.BOMBER: f"{are} the Bomber (Red): end in the President's room."}
+        whose = f"{name}'s" if watcher else "Your"
+        lines.append(f"{whose} card: {tr.CARDS[card]} ({tr.COLOURS[card]}). "
+                     + goal.get(card, f"{are} on the {tr.COLOURS[card]} team."))
     if len(state.leaders) == 2:
         for room in (0, 1):
             members = [player(s) + (" (leader)" if s in state.leaders else "")
                        for s in range(state.players) if state.rooms[s] == room]
             lines.append(f"Room {room + 1}: {', '.join(members)}.")
         others = [f"{player(s)}: {name}" for s, name in sorted(known.items()) if s != seat]
-        lines.append("You know: " + ("; ".join(others) if others else "nobody else's card")
-                     + ".")
+        lines.append((f"{name} knows: " if watcher else "You know: ")
+                     + ("; ".join(others) if others else "nobody else's card") + ".")
     lines.append(_progress(state) + ".")
-    lines.append("What you heard, in order:")
+    lines.append(f"What {name} heard, in order:" if watcher else "What you heard, in order:")
     lines += [f"  {'table' if u.speaker < 0 else player(u.speaker)} {u.kind}"
               + (" (privately)" if u.private else "")
               + f": {u.text}" for u in talk(state, seat)[-40:]] or ["  nothing yet"]
-    lines.append(_now(state, seat))
+    lines.append(_now(state, seat, watcher))
     return "\n".join(lines)
 
 
-def _now(state: tr.TwoRoomsState, seat: int) -> str:
+def _now(state: tr.TwoRoomsState, seat: int, watcher: bool = False) -> str:
     if state.over:
         return "Game over: " + _progress(state) + "."
     acting = state.seen_acting(seat)
-    if acting != seat:
+    if acting != seat or watcher:
         return f"{player(acting).title()} is to act." if acting >= 0 else "Dealing."
     if state.betting():
         return "Your turn: bet red or bet blue (which team wins)."
