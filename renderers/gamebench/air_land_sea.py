@@ -79,19 +79,26 @@ NARROW = True
 rows one under another, the hand as a grid of two columns (``air_land_sea_narrow``)."""
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the seat
+named, never "you")."""
+
+
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
           targets: Sequence[str] = (), last: Sequence[str] | None = None,
-          narrow: bool = False) -> Image.Image:
+          narrow: bool = False, watcher: bool = False) -> Image.Image:
     """The table as ``seat`` sees it (``narrow``: laid out for a phone held upright). Without
     a selection, the first clicks of the seat's legal moves are outlined; ``targets`` (what
-    may come next) are lit green."""
+    may come next) are lit green. ``watcher``: for a spectator, the seat named, not "you"."""
     assert isinstance(state, AirLandSeaState)
     if narrow:
-        return narrow_image(state, seat, selection=selection, targets=targets, last=last)
+        return narrow_image(state, seat, selection=selection, targets=targets, last=last,
+                            watcher=watcher)
     table = seat_table(state, seat)
     canvas = d.Canvas(WIDTH, HEIGHT, background=PALE)
     legal = state.legal_actions(seat) if not state.is_terminal() else []
-    d.header(canvas, f"Air, Land & Sea · you are {SEATS[seat]}", status(state, table),
+    title = f"{SEATS[seat]}'s view" if watcher else f"you are {SEATS[seat]}"
+    d.header(canvas, f"Air, Land & Sea · {title}", status(state, table, watcher=watcher),
              colour=d.PLAYER[seat])
     _info(canvas, table)
     _opponent(canvas, table)
@@ -101,7 +108,7 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
     _boards(canvas, table, marked)
     _zones(canvas, table, boxes, marked)
     _decide(canvas, table, WITHDRAW in legal, SKIP in legal, marked)
-    _hand(canvas, table, boxes, marked)
+    _hand(canvas, table, boxes, marked, watcher)
     _log(canvas, table)
     return canvas.finish()
 
@@ -210,11 +217,11 @@ def _decide(canvas: d.Canvas, table: SeatTable, can_withdraw: bool, can_skip: bo
 
 
 def _hand(canvas: d.Canvas, table: SeatTable, boxes: dict[str, Box],
-          marks: dict[str, d.Colour]) -> None:
+          marks: dict[str, d.Colour], watcher: bool = False) -> None:
     cards = hand_cards(table)
     if not cards:
-        canvas.text((WIDTH / 2, sum(HAND) / 2), "Your hand is empty.", size=15,
-                    fill=d.MUTED, anchor="mm")
+        empty = f"{SEATS[table.seat]}'s hand is empty." if watcher else "Your hand is empty."
+        canvas.text((WIDTH / 2, sum(HAND) / 2), empty, size=15, fill=d.MUTED, anchor="mm")
     for card in cards:
         face = CARDS[card]
         box = boxes[face.name]

@@ -58,13 +58,17 @@ def marks(state: AirLandSeaState, seat: int, legal: Sequence[int], selection: Se
     return marked
 
 
-def status(state: AirLandSeaState, table: SeatTable) -> str:
-    """The header's right-hand words."""
+def status(state: AirLandSeaState, table: SeatTable, *, watcher: bool = False) -> str:
+    """The header's right-hand words (for a ``watcher``, the sides by name)."""
     if table.over:
+        if watcher:
+            return f"Game over: {SEATS[table.winner or 0]} won"
         return "Game over: you won" if table.winner == table.seat else "Game over: you lost"
     if state.is_chance_node():
         return "Dealing"
-    return "Your turn" if table.actor == table.seat else f"{SEATS[table.actor]} to move"
+    if table.actor == table.seat and not watcher:
+        return "Your turn"
+    return f"{SEATS[table.actor]} to move"
 
 
 def table_card(canvas: d.Canvas, box: Box, card: TableCard, owner: int, *, strip_at_top: bool,

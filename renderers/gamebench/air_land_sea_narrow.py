@@ -61,26 +61,28 @@ STRIP_BAND: d.Colour = (226, 222, 212)
 
 def narrow_image(state: AirLandSeaState, seat: int, *, selection: Sequence[str] = (),
                  targets: Sequence[str] = (),
-                 last: Sequence[str] | None = None) -> Image.Image:
+                 last: Sequence[str] | None = None, watcher: bool = False) -> Image.Image:
     """The table as ``seat`` sees it, laid out for a narrow screen (marks as in the wide
-    image: the selection, what may come next, the last move)."""
+    image: the selection, what may come next, the last move; ``watcher``: for a spectator,
+    the seat named, not "you")."""
     table = seat_table(state, seat)
     hand = tuple(hand_cards(table))
     lay = narrow_layout(seat, table.order, seen(table), hand)
     canvas = d.Canvas(N_WIDTH, lay.height, background=PALE)
     legal = state.legal_actions(seat) if not state.is_terminal() else []
-    d.header(canvas, f"You are {SEATS[seat]}", status(state, table), colour=d.PLAYER[seat])
+    d.header(canvas, f"{SEATS[seat]}'s view" if watcher else f"You are {SEATS[seat]}",
+             status(state, table, watcher=watcher), colour=d.PLAYER[seat])
     _info(canvas, table)
     marked = marks(state, seat, legal, selection, targets, last)
     rows = table.order or (0, 1, 2)
     for i, theater in enumerate(rows):
-        _theater(canvas, table, lay, theater, marked, shown=bool(table.order))
+        _theater(canvas, table, lay, theater, marked, shown=bool(table.order), watcher=watcher)
         if table.order and i < len(rows) - 1:
             below = lay.rows[theater][3]
             canvas.text((N_WIDTH / 2, below + N_ROW_GAP / 2), "↕ adjacent", size=11,
                         fill=d.MUTED, anchor="mm")
     _decide(canvas, table, lay, WITHDRAW in legal, SKIP in legal, marked)
-    _hand(canvas, table, lay, hand, marked)
+    _hand(canvas, table, lay, hand, marked, watcher)
     _log(canvas, table, lay)
     return canvas.finish()
 
@@ -120,7 +122,7 @@ def _info(canvas: d.Canvas, table: SeatTable) -> None:
 
 
 def _theater(canvas: d.Canvas, table: SeatTable, lay: Narrow, theater: int,
-             marked: dict[str, d.Colour], *, shown: bool) -> None:
+             marked: dict[str, d.Colour], *, shown: bool, watcher: bool = False) -> None:
     """One theater's row: its band, both stacks, and the two places to play to."""
     if shown:
         _band(canvas, table, lay, theater, marked.get(THEATERS[theater]))
@@ -131,7 +133,7 @@ def _theater(canvas: d.Canvas, table: SeatTable, lay: Narrow, theater: int,
             x = N_MARGIN if owner != table.seat else N_WIDTH - N_MARGIN - N_HALF
             top = lay.bands[theater][3] + 6
             canvas.rect((x, top, x + N_HALF, top + N_EMPTY), outline=d.RULE, width=1, radius=6)
-            who = "you" if owner == table.seat else SEATS[owner]
+            who = "you" if owner == table.seat and not watcher else SEATS[owner]
             canvas.text((x + N_HALF / 2, top + N_EMPTY / 2), f"{who}: no cards", size=13,
                         fill=d.MUTED, anchor="mm")
         for i, (box, card) in enumerate(zip(boxes, cards, strict=True)):
@@ -198,11 +200,12 @@ def _decide(canvas: d.Canvas, table: SeatTable, lay: Narrow, can_withdraw: bool,
 
 
 def _hand(canvas: d.Canvas, table: SeatTable, lay: Narrow, hand: tuple[int, ...],
-          marked: dict[str, d.Colour]) -> None:
+          marked: dict[str, d.Colour], watcher: bool = False) -> None:
     top = lay.hand_area[1]
     count = len(hand)
-    canvas.text((N_MARGIN, top + 14), f"Your hand ({count} card{'s' * (count != 1)})"
-                if count else "Your hand is empty.", size=15, bold=True, anchor="lm")
+    whose = f"{SEATS[table.seat]}'s hand" if watcher else "Your hand"
+    canvas.text((N_MARGIN, top + 14), f"{whose} ({count} card{'s' * (count != 1)})"
+                if count else f"{whose} is empty.", size=15, bold=True, anchor="lm")
     for box, card in zip(lay.hand, hand, strict=True):
         _hand_card(canvas, box, card, marked.get(CARDS[card].name), drawn=card == table.drawn)
 

@@ -25,12 +25,16 @@ RECENT = 12
 """Events of earlier battles are summed up; this many of the current one are listed."""
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    """What ``seat`` knows, said to that seat ("You are Red"), or for a ``watcher`` (a
+    spectator of that seat) with the seat named ("Red's view")."""
     assert isinstance(state, AirLandSeaState)
     table = seat_table(state, seat)
     other = 1 - seat
-    lines = [f"You are {SEATS[seat]}; your opponent is {SEATS[other]}.",
-             turn_line(state, seat, list(SEATS))]
+    me = SEATS[seat]
+    lines = [f"{me}'s view; the opponent is {SEATS[other]}." if watcher
+             else f"You are {me}; your opponent is {SEATS[other]}.",
+             turn_line(state, seat, list(SEATS), watcher=watcher)]
     lines.append(f"Victory points: {SEATS[0]} {table.vp[0]}, {SEATS[1]} {table.vp[1]}; the first "
                  f"to {table.target} wins the war.")
     for number, (winner, points, how) in enumerate(table.results, 1):
@@ -44,10 +48,12 @@ def text(state: pyspiel.State, seat: int) -> str:
     lines.append(f"Theaters from left to right: {', '.join(row)} ({row[0]} and {row[1]} are "
                  f"adjacent, {row[1]} and {row[2]} are adjacent).")
     for theater in table.order:
-        lines += _theater(table, theater)
-    lines.append("Your hand: " + ("; ".join(_card(c) for c in table.hand) or "empty") + ".")
+        lines += _theater(table, theater, watcher)
+    whose = f"{me}'s" if watcher else "Your"
+    lines.append(f"{whose} hand: " + ("; ".join(_card(c) for c in table.hand) or "empty") + ".")
     if table.drawn is not None:
-        lines.append(f"You drew (Reinforce, to play face-down now): {_card(table.drawn)}.")
+        lines.append(f"{me if watcher else 'You'} drew (Reinforce, to play face-down now): "
+                     f"{_card(table.drawn)}.")
     lines.append(f"{SEATS[other]}'s hand: {table.hand_sizes[other]} cards. Deck: {table.deck} "
                  "cards.")
     if table.under:
@@ -57,10 +63,10 @@ def text(state: pyspiel.State, seat: int) -> str:
                      f"first, then these in order): {under}.")
     for owner in (seat, other):
         if table.air_drop[owner]:
-            who = "Your" if owner == seat else f"{SEATS[owner]}'s"
+            who = "Your" if owner == seat and not watcher else f"{SEATS[owner]}'s"
             lines.append(f"Air Drop: {who} next card may be played face-up to any theater.")
     if not table.over:
-        lines.append(_withdrawal(table))
+        lines.append(_withdrawal(table, watcher))
     lines.append(f"Now: {decision(table)}")
     if table.queue:
         waiting = ", ".join(f"{CARDS[c].name} ({SEATS[o]})" for o, c in table.queue)
@@ -72,14 +78,15 @@ def text(state: pyspiel.State, seat: int) -> str:
     return "\n".join(lines)
 
 
-def _theater(table: SeatTable, theater: int) -> list[str]:
+def _theater(table: SeatTable, theater: int, watcher: bool = False) -> list[str]:
     seat, other = table.seat, 1 - table.seat
     mine, theirs = table.strengths[seat][theater], table.strengths[other][theater]
-    holder = "you control it" if table.control[theater] == seat else \
-        f"{SEATS[other]} controls it"
+    holder = f"{SEATS[table.control[theater]]} controls it"
+    if table.control[theater] == seat and not watcher:
+        holder = "you control it"
     lines = [f"{THEATERS[theater]}: {holder} ({mine} to {theirs})."]
     for owner in (seat, other):
-        who = f"{SEATS[owner]} (you)" if owner == seat else SEATS[owner]
+        who = f"{SEATS[owner]} (you)" if owner == seat and not watcher else SEATS[owner]
         cards = table.sides[owner][theater]
         listed = ", ".join(_placed(card) for card in cards) or "no cards"
         covered = " (bottom to top; the last is uncovered)" if len(cards) > 1 else ""
@@ -103,10 +110,16 @@ def _card(card: int) -> str:
     return f"{face.name} ({THEATERS[face.theater]}, strength {face.strength}{ability})"
 
 
-def _withdrawal(table: SeatTable) -> str:
+def _withdrawal(table: SeatTable, watcher: bool = False) -> str:
     role = FIRST if table.first == table.seat else 1 - FIRST
     left = len(table.hand)
     card = "1st" if role == FIRST else "2nd"
+    if watcher:
+        me = SEATS[table.seat]
+        return (f"If {me} withdraws now with {left} cards in hand, {SEATS[1 - table.seat]} "
+                f"scores {withdrawal_points(role, left)} VP ({me}'s {card} Player card, by the "
+                f"cards left in hand: {withdrawal_table(role)}); a battle fought to the end "
+                "gives its winner 6.")
     return (f"If you withdraw now with {left} cards in hand, {SEATS[1 - table.seat]} scores "
             f"{withdrawal_points(role, left)} VP (your {card} Player card, by the cards left in "
             f"your hand: {withdrawal_table(role)}); a battle "
