@@ -125,6 +125,8 @@ def _dataset_parsers(sub: argparse._SubParsersAction) -> None:
                       help="then upload it to this Hugging Face dataset repo (token: HF_TOKEN)")
     data.add_argument("--dry-run", action="store_true",
                       help="with --push: print what would be pushed, push nothing")
+    data.add_argument("--workers", type=int, default=None, metavar="N",
+                      help="processes decoding the records (default: one a core; 1: none)")
     data.set_defaults(run=_dataset)
 
     forget = sub.add_parser("forget", help="delete every stored session of one person",
@@ -161,6 +163,8 @@ def _dataset(args: argparse.Namespace) -> int:
                              "python -m games lists them")
     if args.dry_run and not args.push:
         raise ValueError("--dry-run goes with --push REPO_ID")
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers {args.workers}: give 1 or more")
     if args.push:
         from sessions.dataset_hub import check_repo_id
 
@@ -173,7 +177,8 @@ def _dataset(args: argparse.Namespace) -> int:
     data_dir = default_path().parent if args.db is None or isinstance(args.db, str) \
         else args.db.parent
     with Store(args.db, readonly=True) as store:
-        built = build(store, args.out, salt=salt_for(data_dir), selection=selection)
+        built = build(store, args.out, salt=salt_for(data_dir), selection=selection,
+                      workers=args.workers or os.cpu_count() or 1)
     print(built.note(), file=sys.stderr)
     if args.push:
         from sessions.dataset_hub import plan_upload, push

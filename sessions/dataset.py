@@ -20,8 +20,8 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections import Counter
-from collections.abc import Iterable
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +31,9 @@ from sessions.dataset_tables import (
     MARK,
     TABLES,
     Pseudonyms,
-    Rows,
     load_clean,
     new_rows,
     rows_of,
-    suspect,
 )
 
 SALT_ENV = "ARENA_DATASET_SALT"
@@ -75,12 +73,14 @@ def check_folder(folder: Path) -> None:
 
 
 def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = EVERYTHING,
-          keys: Iterable[str] | None = None, shard: str = "train") -> Built:
+          keys: Iterable[str] | None = None, shard: str = "train", workers: int = 1) -> Built:
     """Write the dataset of ``store``'s shared, selected sessions to ``folder`` (made, or
     replaced when it holds an earlier dataset; anything else there is refused). ``keys``:
     the secrets to blank (default: every key the process holds). Each table is one file,
     ``data/<table>/<shard>.parquet``: a scheduled push names its shard after the store, so
-    the shards of a store that was lost stay published beside the new one's."""
+    the shards of a store that was lost stay published beside the new one's. ``workers``:
+    processes that decode and tabulate the records (the command line uses one a core; the
+    app builds in its own process); the tables are the same for any number."""
     if not SHARD.fullmatch(shard):
         raise ValueError(f"shard name {shard!r}: use letters, digits, '-' or '_'")
     from agents.llm.redaction import held_keys
@@ -92,7 +92,8 @@ def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = EVERY
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
         built = Built(folder)
-        _write_tables(store, work, built, Pseudonyms(salt), selection, held, shard)
+        Pseudonyms(salt)  # a short salt is refused before anything is read
+        _write_tables(store, work, built, salt, selection, held, shard, workers)
         (work / "README.md").write_text(card(built, selection), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
@@ -103,19 +104,19 @@ def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = EVERY
     return built
 
 
-def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
-                  selection: Selection, keys: list[str], shard: str) -> None:
-    chosen = _chosen(store, selection, built)
+def _write_tables(store: Any, work: Path, built: Built, salt: bytes, selection: Selection,
+                  keys: list[str], shard: str, workers: int) -> None:
+    chosen, games = _chosen(store, selection, built)
+    talking = {game: _talks(game) for game in sorted(games)}
     out = Tables(work / "data", shard)
     people: set[str] = set()
-    talking: dict[str, bool] = {}
-    collecting = gc.isenabled()
-    gc.disable()  # the rows are tuples of plain values: no cycles, and the collector's passes
-    try:          # over a hundred thousand held rows cost a fifth of the time
-        _rows(store, chosen, out, built, names, keys, people, talking)
+    try:
+        for part, keyed in _parts(store, chosen, Chunking(salt, keys, talking), workers):
+            _add(built, part)
+            people |= keyed
+            for name, table in part.tables.items():
+                out.add(name, table)
     finally:
-        if collecting:
-            gc.enable()
         built.rows.update(out.close())
     for table in TABLES:  # the datasets library cannot load a table without rows
         if not built.rows[table]:
@@ -123,25 +124,103 @@ def _write_tables(store: Any, work: Path, built: Built, names: Pseudonyms,
     built.people = len(people)
 
 
-def _rows(store: Any, chosen: list[str], out: Tables, built: Built, names: Pseudonyms,
-          keys: list[str], people: set[str], talking: dict[str, bool]) -> None:
-    for start in range(0, len(chosen), CHUNK):
-        texts = sorted(store.texts_of(chosen[start:start + CHUNK]))
-        risky = suspect("\n".join(text for _, text in texts), keys)
+class Chunking:
+    """What turning a chunk of records into tables needs; picklable, so worker processes
+    get it once."""
+
+    def __init__(self, salt: bytes, keys: list[str], talking: dict[str, bool]) -> None:
+        self.salt, self.keys, self.talking = salt, keys, talking
+        self._names: Pseudonyms | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"salt": self.salt, "keys": self.keys, "talking": self.talking, "_names": None}
+
+    @property
+    def names(self) -> Pseudonyms:
+        if self._names is None:
+            self._names = Pseudonyms(self.salt)
+        return self._names
+
+
+class Part(Built):
+    """One chunk's tables (Arrow) and tally."""
+
+    tables: dict[str, Any]
+
+
+def _parts(store: Any, chosen: list[str], how: Chunking,
+           workers: int) -> Iterator[tuple[Part, set[str]]]:
+    """Each chunk of ``chosen``'s tables and tally, in order. ``workers`` > 1: that many
+    processes decode and tabulate while this one reads the store and writes."""
+    chunks = [chosen[start:start + CHUNK] for start in range(0, len(chosen), CHUNK)]
+    if workers <= 1 or len(chunks) <= 1:
+        for ids in chunks:
+            yield _chunk(sorted(store.texts_of(ids)), how)
+        return
+    import multiprocessing
+
+    # spawn, never fork: the app builds from a thread, and a forked child of a threaded
+    # process may inherit a held lock
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(min(workers, len(chunks)), initializer=_start_worker,
+                      initargs=(how,)) as pool:
+        pending: deque[Any] = deque()
+        for ids in chunks:  # at most workers + 1 chunks in flight: memory stays flat
+            pending.append(pool.apply_async(_worker_chunk, (sorted(store.texts_of(ids)),)))
+            if len(pending) > workers:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+_WORKER: Chunking | None = None
+
+
+def _start_worker(how: Chunking) -> None:
+    global _WORKER
+    _WORKER = how
+    gc.disable()  # see _chunk
+
+
+def _worker_chunk(texts: list[tuple[str, str]]) -> tuple[Part, set[str]]:
+    if _WORKER is None:
+        raise RuntimeError("a dataset worker started without its initializer")
+    return _chunk(texts, _WORKER)
+
+
+def _chunk(texts: list[tuple[str, str]], how: Chunking) -> tuple[Part, set[str]]:
+    """The tables and tally of the shared records among ``texts`` (id, JSON), in order."""
+    part, people, names, keys = Part(Path()), set[str](), how.names, how.keys
+    rows = new_rows()
+    collecting = gc.isenabled()
+    gc.disable()  # the rows are tuples of plain values: no cycles, and the collector's passes
+    try:          # over a hundred thousand held rows cost a fifth of the time
         for _, text in texts:
-            record = load_clean(text, keys, suspect=risky)
+            record = load_clean(text, keys)
             text = _keyed(text, record, names)
             if text:  # a page id also written elsewhere in the record: keyed there too
-                record = load_clean(text, keys, suspect=risky)
+                record = load_clean(text, keys)
             if not record.get("research_use", True):
-                built.left_out["not shared for research"] += 1
+                part.left_out["not shared for research"] += 1
                 continue
-            game = record["game"]
-            if game not in talking:
-                talking[game] = _talks(game)
-            rows_of(record, names, out.rows, talking=talking[game])
-            _count(built, record, people, names)
-            out.written()
+            rows_of(record, names, rows, talking=how.talking.get(record["game"], True))
+            _count(part, record, people, names)
+        part.tables = {name: arrow_table(name, table) for name, table in rows.items()
+                       if table}
+    finally:
+        if collecting:
+            gc.enable()
+    return part, people
+
+
+def _add(built: Built, part: Part) -> None:
+    for total, more in ((built.games, part.games), (built.human_games, part.human_games),
+                        (built.kinds, part.kinds), (built.left_out, part.left_out)):
+        total.update(more)
+    for ended in (part.first, part.last):
+        if ended is not None:
+            built.first = ended if built.first is None else min(built.first, ended)
+            built.last = ended if built.last is None else max(built.last, ended)
 
 
 def _keyed(text: str, record: dict[str, Any], names: Pseudonyms) -> str:
@@ -155,8 +234,9 @@ def _keyed(text: str, record: dict[str, Any], names: Pseudonyms) -> str:
     return text
 
 
-def _chosen(store: Any, selection: Selection, built: Built) -> list[str]:
-    chosen = []
+def _chosen(store: Any, selection: Selection, built: Built) -> tuple[list[str], set[str]]:
+    """The ids of the selected shared sessions, and their games."""
+    chosen, games = [], set()
     for match_id, game, shared, ended, has_human in store.catalog():
         if not shared:
             built.left_out["not shared for research"] += 1
@@ -164,7 +244,8 @@ def _chosen(store: Any, selection: Selection, built: Built) -> list[str]:
             built.left_out["outside the filters"] += 1
         else:
             chosen.append(match_id)
-    return chosen
+            games.add(game)
+    return chosen, games
 
 
 def _talks(game: str) -> bool:
@@ -192,54 +273,61 @@ def _count(built: Built, record: dict[str, Any], people: set[str], names: Pseudo
 
 
 class Tables:
-    """One Parquet writer per table, fed rows and written a row group at a time."""
+    """One Parquet writer per table, fed Arrow tables and written a row group at a time."""
 
     def __init__(self, folder: Path, shard: str) -> None:
-        import pyarrow as pa
-        import pyarrow.compute as pc
         import pyarrow.parquet as pq
 
-        self._pa, self._pc = pa, pc
-        self.schemas = {name: schema(name) for name in TABLES}
         self._writers = {}
         for name in TABLES:
             (folder / name).mkdir(parents=True)
             self._writers[name] = pq.ParquetWriter(folder / name / f"{shard}.parquet",
-                                                   self.schemas[name], compression="zstd")
-        self.rows: Rows = new_rows()
+                                                   schema(name), compression="zstd")
+        self._held: dict[str, list[Any]] = {name: [] for name in TABLES}
+        self._holding: Counter[str] = Counter()
         self.counts: Counter[str] = Counter()
 
-    def written(self) -> None:
-        """Write out every table that has filled a row group."""
-        for name, rows in self.rows.items():
-            if len(rows) >= ROW_GROUP:
-                self._flush(name)
+    def add(self, name: str, table: Any) -> None:
+        """Hold ``table``'s rows; write them out once the table has a row group's worth."""
+        self._held[name].append(table)
+        self._holding[name] += table.num_rows
+        if self._holding[name] >= ROW_GROUP:
+            self._flush(name)
 
     def _flush(self, name: str) -> None:
-        rows = self.rows[name]
-        if not rows:
+        import pyarrow as pa
+
+        if not self._held[name]:
             return
-        pa, schema_ = self._pa, self.schemas[name]
-        columns = {}
-        # zip transposes in C; lists, since pyarrow reads them six times faster than tuples
-        for spec, column in zip(schema_, zip(*rows, strict=True), strict=True):
-            values = list(column)
-            if pa.types.is_timestamp(spec.type):
-                seconds = pa.array(values, type=pa.float64())
-                values = self._pc.cast(self._pc.round(self._pc.multiply(seconds, 1000)),
-                                       pa.int64())
-                columns[spec.name] = values.cast(spec.type)
-            else:
-                columns[spec.name] = pa.array(values, type=spec.type)
-        self._writers[name].write_table(pa.Table.from_pydict(columns, schema=schema_))
-        self.counts[name] += len(rows)
-        self.rows[name] = []
+        table = pa.concat_tables(self._held[name]).combine_chunks()
+        self._writers[name].write_table(table, row_group_size=max(table.num_rows, 1))
+        self.counts[name] += table.num_rows
+        self._held[name], self._holding[name] = [], 0
 
     def close(self) -> Counter[str]:
         for name in TABLES:
             self._flush(name)
             self._writers[name].close()
         return self.counts
+
+
+def arrow_table(name: str, rows: list[tuple[Any, ...]]) -> Any:
+    """``rows`` (tuples in :data:`COLUMNS`' order) of table ``name`` as an Arrow table."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    schema_ = schema(name)
+    columns = {}
+    # zip transposes in C; lists, since pyarrow reads them six times faster than tuples
+    for spec, column in zip(schema_, zip(*rows, strict=True), strict=True):
+        values = list(column)
+        if pa.types.is_timestamp(spec.type):
+            seconds = pa.array(values, type=pa.float64())
+            columns[spec.name] = pc.cast(pc.round(pc.multiply(seconds, 1000)),
+                                         pa.int64()).cast(spec.type)
+        else:
+            columns[spec.name] = pa.array(values, type=spec.type)
+    return pa.Table.from_pydict(columns, schema=schema_)
 
 
 def schema(table: str) -> Any:

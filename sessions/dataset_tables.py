@@ -168,14 +168,27 @@ def load_clean(text: str, keys: Iterable[str], *, suspect: bool = True) -> dict[
     ``suspect`` False: the caller found no key nor key mark in it (:func:`suspect`)."""
     keys = list(keys)
     data: dict[str, Any] = _loads(text)
-    if suspect and (any(key in text for key in keys) or any(m in text for m in KEY_MARKS)):
+    if suspect and _may_hold_key(text, keys):
         data = _blank(data, keys)
     return data
 
 
 def suspect(text: str, keys: Iterable[str]) -> bool:
     """Whether ``text`` (many records at once, say) may hold a key or key-shaped text."""
-    return any(key in text for key in keys) or any(mark in text for mark in KEY_MARKS)
+    return _may_hold_key(text, keys)
+
+
+def _may_hold_key(text: str, keys: Iterable[str]) -> bool:
+    if any(key in text for key in keys):
+        return True
+    # the marks ending in "k-" are looked for only where "k-" is: one pass over the text
+    # instead of four (the scans were a seventh of a build's time)
+    return (("k-" in text and any(mark in text for mark in _K_MARKS))
+            or any(mark in text for mark in _OTHER_MARKS))
+
+
+_K_MARKS = tuple(mark for mark in KEY_MARKS if mark.endswith("k-"))
+_OTHER_MARKS = tuple(mark for mark in KEY_MARKS if not mark.endswith("k-"))
 
 
 def _loads(text: str) -> Any:

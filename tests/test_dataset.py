@@ -153,6 +153,24 @@ def test_the_dataset_loads_with_datasets_and_holds_only_what_people_shared(store
     assert "| are_you_the_traitor | 2 | 2 |" in card and "| `decision_cost_usd` |" in card
 
 
+def test_worker_processes_write_the_same_tables_and_card(stored, tmp_path, monkeypatch):
+    """The command decodes records in worker processes (one a core): the tables, their
+    order and the data card are those of a build in one process, keys blanked the same."""
+    import sessions.dataset
+
+    monkeypatch.setattr(sessions.dataset, "CHUNK", 2)  # the fixture's 6 shared: 3 chunks
+    path, _ = stored
+    with Store(path, readonly=True) as store:
+        alone = build(store, tmp_path / "one", salt=b"s" * 32, workers=1)
+        shared = build(store, tmp_path / "two", salt=b"s" * 32, workers=2)
+    assert dataclasses.replace(shared, folder=alone.folder) == alone
+    assert _tables(tmp_path / "two") == _tables(tmp_path / "one")
+    assert (tmp_path / "two" / "README.md").read_text() == \
+        (tmp_path / "one" / "README.md").read_text()
+    assert KEY not in _every_text(tmp_path / "two") and ALICE not in _every_text(
+        tmp_path / "two")
+
+
 def test_the_command_filters_and_refuses_bad_input_without_writing(stored, tmp_path,
                                                                     capsys):
     path, records = stored
