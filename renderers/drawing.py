@@ -315,6 +315,20 @@ def table_status(state: object, seat: int, *, watcher: bool = False) -> str:
     return status_text(False, None, "Opponent", player == seat)
 
 
+def board_status(state: object, seat: int, sides: Sequence[str], *,
+                 watcher: bool = False) -> str:
+    """The header status of a two-seat board game from ``seat``'s side (``Your turn``,
+    ``White to move``, ``Game over: you won``); for a ``watcher``, the sides by name
+    (``Game over: white won``)."""
+    player = state.current_player()  # type: ignore[attr-defined]
+    if state.is_terminal():  # type: ignore[attr-defined]
+        returns = state.returns()  # type: ignore[attr-defined]
+        said = winner(returns, sides) if watcher else verdict(returns, seat)
+        return status_text(True, said, None, False)
+    return status_text(False, None, sides[player] if player >= 0 else None,
+                       player == seat and not watcher)
+
+
 def winner(returns: Sequence[float], names: Sequence[str]) -> str:
     """'Red won' (the seats with the best return, by name) or 'Draw', for a watcher."""
     if all(r == returns[0] for r in returns):

@@ -25,6 +25,11 @@ PAWN_FILL = {"b": (40, 40, 46), "w": (252, 252, 248)}
 PAWN_EDGE = {"b": (10, 10, 12), "w": (70, 70, 80)}
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
+named, never "you")."""
+
+
 def board_rows(state: pyspiel.State) -> list[tuple[int, str]]:
     """(rank, cells) from the top rank down; cells hold 'b', 'w' or '.'."""
     rows = []
@@ -35,14 +40,14 @@ def board_rows(state: pyspiel.State) -> list[tuple[int, str]]:
     return rows
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     rows = board_rows(state)
     files = "".join(chr(ord("a") + c) for c in range(len(rows[0][1])))
     lines = [f"{rank:>2} " + " ".join(cell.upper() if cell != "." else "." for cell in cells)
              for rank, cells in rows]
     lines.append("   " + " ".join(files))
     legend = "B = Black pawn, W = White pawn, . = empty"
-    return "\n".join([seat_line(seat, NAMES), *lines, legend, turn_line(state, seat, NAMES)])
+    return "\n".join([seat_line(seat, NAMES, watcher=watcher), *lines, legend, turn_line(state, seat, NAMES, watcher=watcher)])
 
 
 def square(column: int, rank: int) -> str:
@@ -59,17 +64,15 @@ def layout(state: pyspiel.State) -> tuple[d.Grid, int]:
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          watcher: bool = False) -> Image.Image:
     rows = board_rows(state)
     grid, width = layout(state)
     canvas = d.Canvas(width, grid.bottom + 40)
-    player = state.current_player()
-    status = d.status_text(
-        state.is_terminal(), d.verdict(state.returns(), seat) if state.is_terminal() else None,
-        SHORT[player] if player >= 0 else None, player == seat,
-    )
+    status = d.board_status(state, seat, SHORT, watcher=watcher)
     direction = "down" if seat == 0 else "up"
-    d.header(canvas, f"You are {SHORT[seat]} (moving {direction})", status,
+    who = f"{SHORT[seat]}'s view" if watcher else f"You are {SHORT[seat]}"
+    d.header(canvas, f"{who} (moving {direction})", status,
              colour=PAWN_FILL["bw"[seat]])
     chosen, ahead, marked = set(selection), set(targets), set(last or ())
     canvas.rect((grid.left - 3, grid.top - 3, grid.right + 3, grid.bottom + 3), outline=d.INK,

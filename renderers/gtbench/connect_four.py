@@ -19,16 +19,21 @@ CELL = 64
 LABELS = 30
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
+named, never "you")."""
+
+
 def board_rows(state: pyspiel.State) -> list[str]:
     """The grid as rows of 'x', 'o' and '.', top row first."""
     return [row for row in str(state).splitlines() if row]
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     rows = board_rows(state)
     header = " ".join(f"C{c + 1}" for c in range(len(rows[0])))
     lines = [header] + ["  ".join(row) for row in rows]
-    return "\n".join([seat_line(seat, NAMES), *lines, turn_line(state, seat, NAMES)])
+    return "\n".join([seat_line(seat, NAMES, watcher=watcher), *lines, turn_line(state, seat, NAMES, watcher=watcher)])
 
 
 def layout(state: pyspiel.State) -> d.Grid:
@@ -62,16 +67,14 @@ def top_disc(rows: list[str], column: int) -> int | None:
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          watcher: bool = False) -> Image.Image:
     rows = board_rows(state)
     grid = layout(state)
     canvas = d.Canvas(grid.right + 24, grid.bottom + 24)
-    player = state.current_player()
-    status = d.status_text(
-        state.is_terminal(), d.verdict(state.returns(), seat) if state.is_terminal() else None,
-        COLOURS[player].capitalize() if player >= 0 else None, player == seat,
-    )
-    d.header(canvas, f"You are {COLOURS[seat]}", status, colour=DISCS["xo"[seat]])
+    status = d.board_status(state, seat, [c.capitalize() for c in COLOURS], watcher=watcher)
+    title = f"{COLOURS[seat].capitalize()}'s view" if watcher else f"You are {COLOURS[seat]}"
+    d.header(canvas, title, status, colour=DISCS["xo"[seat]])
     last_cell = None
     if last:
         column = int(last[0][1:]) - 1

@@ -17,6 +17,13 @@ NAMES = ["player 0", "player 1"]
 _INFO = re.compile(r"p\d+ val (?P<value>\d+)(?: bid (?P<bid>\d+))?")
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the sides
+by colour, never "you")."""
+COLOURED = [c.title() for c in d.SEAT_COLOURS]
+"""The seats as a watcher's view names them (the colours the table draws)."""
+
+
 def valuation_and_bid(state: pyspiel.State, seat: int) -> tuple[int | None, int | None]:
     match = _INFO.match(state.information_state_string(seat))
     if match is None:
@@ -35,12 +42,14 @@ def winner(state: pyspiel.State) -> int | None:
     return max(range(2), key=lambda p: (returns[p] > 0, -p)) if any(returns) else None
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    names = COLOURED if watcher else NAMES
     value, bid = valuation_and_bid(state, seat)
+    whose = f"{COLOURED[seat]}'s" if watcher else "Your"
     lines = [
-        seat_line(seat, NAMES),
-        f"Your valuation of the item: {value if value is not None else 'not drawn yet'}",
-        f"Your bid: {bid if bid is not None else 'not placed yet'}",
+        seat_line(seat, names, watcher=watcher),
+        f"{whose} valuation of the item: {value if value is not None else 'not drawn yet'}",
+        f"{whose} bid: {bid if bid is not None else 'not placed yet'}",
         "The other player's valuation and bid are hidden.",
     ]
     if state.is_terminal():
@@ -49,35 +58,40 @@ def text(state: pyspiel.State, seat: int) -> str:
         won = winner(state)
         if won is not None:
             lines.append(f"{NAMES[won]} won the item.")
-    lines.append(turn_line(state, seat, NAMES))
+    lines.append(turn_line(state, seat, names, watcher=watcher))
     return "\n".join(lines)
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-    canvas = d.table(d.seat_title(seat), d.table_status(state, seat), seat)
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          watcher: bool = False) -> Image.Image:
+    canvas = d.table(d.seat_title(seat, watcher=watcher),
+                     d.table_status(state, seat, watcher=watcher), seat)
+    whose = f"{COLOURED[seat]}'s" if watcher else "Your"
     x0, y0, x1, y1 = d.FELT_BOX
     middle = (x0 + x1) / 2
     value, bid = (None, None) if state.is_chance_node() else valuation_and_bid(state, seat)
     bids = final_bids(state)
-    d.label(canvas, (middle, y0 + 22), "Opponent's envelope")
+    d.label(canvas, (middle, y0 + 22), f"{d.who(1 - seat, seat, watcher=watcher)}'s envelope")
     _envelope(canvas, middle, y0 + 42, bids[1 - seat] if bids else None, opened=bool(bids))
     worth = "?" if value is None else str(value)
     canvas.rect((x0 + 18, (y0 + y1) / 2 - 34, x0 + 168, (y0 + y1) / 2 + 34), fill=d.CARD,
                 outline=d.GOLD, width=3, radius=10)
-    canvas.text((x0 + 93, (y0 + y1) / 2 - 16), "Worth to you", size=13, fill=d.MUTED,
+    worth_to = f"Worth to {COLOURED[seat]}" if watcher else "Worth to you"
+    canvas.text((x0 + 93, (y0 + y1) / 2 - 16), worth_to, size=13, fill=d.MUTED,
                 anchor="mm", bold=True)
     canvas.text((x0 + 93, (y0 + y1) / 2 + 12), worth, size=28, bold=True, anchor="mm")
     _envelope(canvas, middle, y1 - 130, bid, opened=True)
-    d.label(canvas, (middle, y1 - 22), "Your bid" if bid is not None else "Your bid: not placed")
+    d.label(canvas, (middle, y1 - 22), f"{whose} bid" if bid is not None
+            else f"{whose} bid: not placed")
     lines = []
     if bid is not None:
-        lines.append(f"You: bid {bid}")
+        lines.append(f"{d.who(seat, seat, watcher=watcher)}: bid {bid}")
     if bids:
-        lines = [f"{d.who(p, seat)}: bid {b}" for p, b in enumerate(bids)]
+        lines = [f"{d.who(p, seat, watcher=watcher)}: bid {b}" for p, b in enumerate(bids)]
         won = winner(state)
         lines.append("Tie: nobody wins" if won is None else
-                     f"{d.who(won, seat)} won the item")
+                     f"{d.who(won, seat, watcher=watcher)} won the item")
     d.history_panel(canvas, d.PANEL_BOX, "Bids", lines, last_marked=bool(last))
     return canvas.finish()
 

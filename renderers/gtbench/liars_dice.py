@@ -16,6 +16,13 @@ SIDES = d.SEAT_COLOURS
 NAMES = ["player 0", "player 1"]
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the sides
+by colour, never "you")."""
+COLOURED = [c.title() for c in d.SEAT_COLOURS]
+"""The seats as a watcher's view names them (the colours the table draws)."""
+
+
 def own_dice(state: pyspiel.State, seat: int) -> str:
     info = state.information_state_string(seat)
     return info.split(" ", 1)[0]
@@ -33,44 +40,52 @@ def revealed(state: pyspiel.State) -> list[str]:
     return str(state).split(" ")[:2] if state.is_terminal() else []
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    names = COLOURED if watcher else NAMES
     mine = own_dice(state, seat)
-    lines = [seat_line(seat, NAMES),
-             f"Your dice: {' '.join(mine) if mine else 'not rolled yet'} (sixes are wild)"]
+    whose = f"{COLOURED[seat]}'s" if watcher else "Your"
+    lines = [seat_line(seat, names, watcher=watcher),
+             f"{whose} dice: {' '.join(mine) if mine else 'not rolled yet'} (sixes are wild)"]
     made = bids(state)
     lines.append("Bids so far: " + (", ".join(f"{NAMES[p]}: {label}" for p, label in made)
                                      if made else "none"))
     shown = revealed(state)
     if shown:
         lines.append(f"Revealed dice: player 0 {shown[0]}, player 1 {shown[1]}")
-    lines.append(turn_line(state, seat, NAMES))
+    lines.append(turn_line(state, seat, names, watcher=watcher))
     return "\n".join(lines)
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-    canvas = d.table(d.seat_title(seat), d.table_status(state, seat), seat)
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          watcher: bool = False) -> Image.Image:
+    canvas = d.table(d.seat_title(seat, watcher=watcher),
+                     d.table_status(state, seat, watcher=watcher), seat)
     x0, y0, x1, y1 = d.FELT_BOX
     middle = (x0 + x1) / 2
     mine = own_dice(state, seat) if not state.is_chance_node() else ""
     shown = revealed(state)
     count = int(state.get_game().get_parameters()["numdice"])
     theirs = shown[1 - seat] if shown else None
-    d.label(canvas, (middle, y0 + 22), "Opponent's cup" + (" (lifted)" if theirs else ""))
+    d.label(canvas, (middle, y0 + 22), f"{d.who(1 - seat, seat, watcher=watcher)}'s cup"
+            + (" (lifted)" if theirs else ""))
     _dice_row(canvas, middle, y0 + 44, theirs, count)
     _dice_row(canvas, middle, y1 - 110, mine or None, count, highlight=d.GOLD)
-    d.label(canvas, (middle, y1 - 22), "Your dice · sixes are wild", size=14)
+    whose = f"{COLOURED[seat]}'s" if watcher else "Your"
+    d.label(canvas, (middle, y1 - 22), f"{whose} dice · sixes are wild", size=14)
     made = bids(state)
     standing = [(p, said) for p, said in made if said != "liar"]
     bid_text = "No bid yet"
     if standing:
         bidder, said = standing[-1]
-        bid_text = f"Bid on the table: {said} ({'yours' if bidder == seat else 'opponent'})"
+        by = (COLOURED[bidder] if watcher else "yours" if bidder == seat else "opponent")
+        bid_text = f"Bid on the table: {said} ({by})"
     d.label(canvas, (middle, (y0 + y1) / 2 + 4), bid_text, size=18)
     if made and made[-1][1] == "liar":
         d.label(canvas, (middle, (y0 + y1) / 2 + 30),
-                f"{d.who(made[-1][0], seat)} called liar!", size=15, fill=d.GOLD)
-    lines = [f"{d.who(p, seat)}: {said}" for p, said in made]
+                f"{d.who(made[-1][0], seat, watcher=watcher)} called liar!", size=15,
+                fill=d.GOLD)
+    lines = [f"{d.who(p, seat, watcher=watcher)}: {said}" for p, said in made]
     d.history_panel(canvas, d.PANEL_BOX, "Bids", lines, last_marked=bool(last))
     return canvas.finish()
 

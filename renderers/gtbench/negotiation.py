@@ -17,6 +17,13 @@ NAMES = ["player 0", "player 1"]
 ITEM_COLOURS = [(232, 93, 4), (106, 76, 147), (25, 130, 196)]
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the sides
+by colour, never "you")."""
+COLOURED = [c.title() for c in d.SEAT_COLOURS]
+"""The seats as a watcher's view names them (the colours the table draws)."""
+
+
 def observation(state: pyspiel.State, seat: int) -> dict[str, str]:
     """The fields of OpenSpiel's per-player observation string (only this seat's values)."""
     if state.is_chance_node():
@@ -34,14 +41,16 @@ def moves(state: pyspiel.State) -> list[tuple[int, str, list[int]]]:
             for h in state.full_history() if h.player >= 0]
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    names = COLOURED if watcher else NAMES
     fields = observation(state, seat)
     pool = fields.get("Item pool", "?")
     values = fields.get(f"Agent {seat} util vec", "?")
+    whose = f"{COLOURED[seat]}'s" if watcher else "Your"
     lines = [
-        seat_line(seat, NAMES),
+        seat_line(seat, names, watcher=watcher),
         f"Item pool (items of type 1, 2, 3): {pool}",
-        f"Your value per item (type 1, 2, 3): {values}",
+        f"{whose} value per item (type 1, 2, 3): {values}",
         f"Maximum number of proposals: {fields.get('Max steps', '?')}",
         "History:",
     ]
@@ -54,7 +63,7 @@ def text(state: pyspiel.State, seat: int) -> str:
     if not state.is_terminal() and fields:
         kind = fields.get("Turn Type", "Proposal").lower()
         lines.append(f"Turn type: {kind}")
-    lines.append(turn_line(state, seat, NAMES))
+    lines.append(turn_line(state, seat, names, watcher=watcher))
     return "\n".join(lines)
 
 
@@ -63,15 +72,18 @@ def _numbers(text: str) -> list[int]:
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-    canvas = d.table(d.seat_title(seat), d.table_status(state, seat), seat)
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          watcher: bool = False) -> Image.Image:
+    canvas = d.table(d.seat_title(seat, watcher=watcher),
+                     d.table_status(state, seat, watcher=watcher), seat)
+    me = COLOURED[seat] if watcher else "you"
     fields = observation(state, seat)
     pool = _numbers(fields.get("Item pool", ""))
     values = _numbers(fields.get(f"Agent {seat} util vec", ""))
     made = moves(state)
     x0, y0, x1, _ = d.FELT_BOX
     d.label(canvas, (x0 + 20, y0 + 20), "Item pool", anchor="lm")
-    d.label(canvas, (x1 - 20, y0 + 20), "each worth to you", anchor="rm", size=13)
+    d.label(canvas, (x1 - 20, y0 + 20), f"each worth to {me}", anchor="rm", size=13)
     for kind, count in enumerate(pool):
         top = y0 + 40 + kind * 52
         d.label(canvas, (x0 + 20, top + 20), f"type {kind + 1}", anchor="lm", size=14)
@@ -85,11 +97,13 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
         by, keep = proposals[-1]
         you_get = keep if by == seat else [n - k for n, k in zip(pool, keep, strict=True)]
         points = sum(v * n for v, n in zip(values, you_get, strict=True))
-        whose = "Your proposal" if by == seat else "Opponent's proposal"
+        whose = (f"{COLOURED[by]}'s proposal" if watcher else
+                 "Your proposal" if by == seat else "Opponent's proposal")
         agreed = any(verb == "agree" for _, verb, _ in made)
         d.label(canvas, (x0 + 20, y), f"{whose}{' (agreed)' if agreed else ''}:", anchor="lm")
         d.label(canvas, (x0 + 20, y + 28),
-                f"you get {you_get} = {points} points", anchor="lm", size=18, fill=d.GOLD)
+                f"{me} get{'s' * watcher} {you_get} = {points} points", anchor="lm", size=18,
+                fill=d.GOLD)
     else:
         d.label(canvas, (x0 + 20, y), "No proposal on the table yet", anchor="lm")
     count = len(proposals)
@@ -103,10 +117,10 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
         d.label(canvas, (x0 + 20, y + 96), outcome, anchor="lm", size=15, fill=d.GOLD)
     elif turn:
         note = ("utterance turn: say [x, y, z], symbols 0-4" if turn == "Utterance"
-                else "proposal turn: propose [a, b, c] you keep, or agree")
+                else "proposal turn: propose [a, b, c] to keep, or agree")
         d.label(canvas, (x0 + 20, y + 96), note.capitalize(), anchor="lm", size=14, bold=False)
-    lines = [f"{d.who(p, seat)}: {verb if verb == 'agree' else f'{verb} {numbers}'}"
-             for p, verb, numbers in made]
+    lines = [f"{d.who(p, seat, watcher=watcher)}: "
+             f"{verb if verb == 'agree' else f'{verb} {numbers}'}" for p, verb, numbers in made]
     d.history_panel(canvas, d.PANEL_BOX, "Moves", lines, last_marked=bool(last), size=13)
     return canvas.finish()
 

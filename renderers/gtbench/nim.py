@@ -23,16 +23,21 @@ PILE_GAP = 28
 _TAKEN = re.compile(r"pile (\d+) take (\d+)")
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
+named, never "you")."""
+
+
 def piles(state: pyspiel.State) -> list[int]:
     """Sticks left in each pile (OpenSpiel's string is '(player): 1 3 5 7')."""
     return [int(n) for n in str(state).split(":", 1)[1].split()]
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     lines = [f"Pile {i + 1}: {n} stick{'s' if n != 1 else ''} {'|' * n}".rstrip()
              for i, n in enumerate(piles(state))]
     rule = "Whoever takes the last stick loses."
-    return "\n".join([seat_line(seat, NAMES), *lines, rule, turn_line(state, seat, NAMES)])
+    return "\n".join([seat_line(seat, NAMES, watcher=watcher), *lines, rule, turn_line(state, seat, NAMES, watcher=watcher)])
 
 
 def _initial(state: pyspiel.State) -> list[int]:
@@ -59,11 +64,12 @@ def stick_box(state: pyspiel.State, pile: int, index: int) -> d.Box:
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          watcher: bool = False) -> Image.Image:
     left, bottom, width, height = layout(state)
     canvas = d.Canvas(width, height)
-    status = d.table_status(state, seat)
-    d.header(canvas, d.seat_title(seat), status, colour=d.PLAYER[seat])
+    status = d.table_status(state, seat, watcher=watcher)
+    d.header(canvas, d.seat_title(seat, watcher=watcher), status, colour=d.PLAYER[seat])
     counts = piles(state)
     taken = _TAKEN.fullmatch(last[0]) if last else None
     for p, count in enumerate(counts):

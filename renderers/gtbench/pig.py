@@ -17,6 +17,13 @@ NAMES = ["player 0", "player 1"]
 _STATE = re.compile(r"Scores: (?P<s0>\d+) (?P<s1>\d+), Turn total: (?P<total>\d+)")
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the sides
+by colour, never "you")."""
+COLOURED = [c.title() for c in d.SEAT_COLOURS]
+"""The seats as a watcher's view names them (the colours the table draws)."""
+
+
 def scores(state: pyspiel.State) -> tuple[list[int], int]:
     """([score of player 0, score of player 1], turn total)."""
     match = _STATE.search(str(state))
@@ -33,29 +40,32 @@ def target(state: pyspiel.State) -> int:
     return int(state.get_game().get_parameters()["winscore"])
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    names = COLOURED if watcher else NAMES
     (s0, s1), total = scores(state)
     rolls = last_rolls(state)
     lines = [
-        seat_line(seat, NAMES),
+        seat_line(seat, names, watcher=watcher),
         f"Scores: player 0 {s0}, player 1 {s1} (first to {target(state)} wins)",
         f"Turn total: {total}",
         f"Recent rolls: {', '.join(map(str, rolls)) if rolls else 'none'}",
-        turn_line(state, seat, NAMES),
+        turn_line(state, seat, names, watcher=watcher),
     ]
     return "\n".join(lines)
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-    canvas = d.table(d.seat_title(seat), d.table_status(state, seat), seat)
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          watcher: bool = False) -> Image.Image:
+    canvas = d.table(d.seat_title(seat, watcher=watcher),
+                     d.table_status(state, seat, watcher=watcher), seat)
     banked, total = scores(state)
     goal = target(state)
     x0, y0, x1, y1 = d.FELT_BOX
     player = state.current_player()
     for row, p in enumerate((seat, 1 - seat)):
         top = y0 + 22 + row * 64
-        name = "You" if p == seat else "Opponent"
+        name = d.who(p, seat, watcher=watcher)
         d.label(canvas, (x0 + 20, top + 12), name, anchor="lm")
         bar = (x0 + 120, top, x1 - 70, top + 26)
         canvas.rect(bar, fill=d.FELT_DARK, radius=8)
@@ -71,7 +81,8 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
     d.label(canvas, (x0 + 120, y0 + 150), f"first to {goal} wins · a roll of 1 loses the "
             "turn total", anchor="lm", size=13, bold=False)
     rolls = last_rolls(state)
-    whose = "your" if player == seat else "the opponent's"
+    whose = (f"{COLOURED[player]}'s" if watcher and player >= 0 else
+             "your" if player == seat else "the opponent's")
     d.label(canvas, (x0 + 20, y0 + 196), f"Turn total ({whose} turn): {total}",
             anchor="lm", size=18, fill=d.GOLD if total else d.HEADER_INK)
     d.label(canvas, (x0 + 20, y1 - 78), "Last roll" if rolls else "No roll yet", anchor="lm",
@@ -82,17 +93,18 @@ def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
         for i, face in enumerate(rolls[-6:-1][::-1]):
             left = x0 + 100 + i * 46
             d.pips(canvas, (left, y1 - 50, left + 36, y1 - 14), face)
-    lines = _turns(state, seat)
+    lines = _turns(state, seat, watcher)
     d.history_panel(canvas, d.PANEL_BOX, "Moves", lines, last_marked=bool(last))
     return canvas.finish()
 
 
-def _turns(state: pyspiel.State, seat: int) -> list[str]:
+def _turns(state: pyspiel.State, seat: int, watcher: bool = False) -> list[str]:
     """One line per decision, with the die that followed a roll."""
     lines: list[str] = []
     for item in state.full_history():
         if item.player >= 0:
-            lines.append(f"{d.who(item.player, seat)}: {'roll' if item.action == 0 else 'stop'}")
+            said = "roll" if item.action == 0 else "stop"
+            lines.append(f"{d.who(item.player, seat, watcher=watcher)}: {said}")
         elif lines:
             lines[-1] += f" → {item.action + 1}"
     return lines

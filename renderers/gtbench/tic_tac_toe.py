@@ -18,18 +18,23 @@ CELL = 120
 MARGIN = 36
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
+named, never "you")."""
+
+
 def board_rows(state: pyspiel.State) -> list[str]:
     """The grid as rows of 'x', 'o' and '.', top row first."""
     return [row for row in str(state).splitlines() if row]
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     rows = board_rows(state)
     header = "    " + " ".join(f"C{c + 1}" for c in range(len(rows[0])))
     lines = [header] + [
         f"R{r + 1}  " + " ".join(f" {cell.upper()}" for cell in row) for r, row in enumerate(rows)
     ]
-    return "\n".join([seat_line(seat, NAMES), *lines, turn_line(state, seat, NAMES)])
+    return "\n".join([seat_line(seat, NAMES, watcher=watcher), *lines, turn_line(state, seat, NAMES, watcher=watcher)])
 
 
 def cell_name(column: int, row: int) -> str:
@@ -55,16 +60,15 @@ def winning_line(rows: list[str]) -> list[tuple[int, int]]:
 
 
 def image(state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-          targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
+          targets: Sequence[str] = (), last: Sequence[str] | None = None,
+          watcher: bool = False) -> Image.Image:
     rows = board_rows(state)
     grid = layout(state)
     canvas = d.Canvas(grid.right + MARGIN, grid.bottom + 20)
-    player = state.current_player()
-    status = d.status_text(
-        state.is_terminal(), d.verdict(state.returns(), seat) if state.is_terminal() else None,
-        NAMES[player].split()[0] if player >= 0 else None, player == seat,
-    )
-    d.header(canvas, f"You are {MARKS[seat].upper()}", status, colour=d.PLAYER[seat])
+    status = d.board_status(state, seat, MARKS.upper(), watcher=watcher)
+    mark = MARKS[seat].upper()
+    d.header(canvas, f"{mark}'s view" if watcher else f"You are {mark}", status,
+             colour=d.PLAYER[seat])
     for c in range(grid.columns):
         canvas.text((grid.centre(c, 0)[0], grid.top - 16), f"C{c + 1}", size=16, fill=d.MUTED,
                     anchor="mm", bold=True)
