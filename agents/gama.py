@@ -460,10 +460,6 @@ _ROLLOUTS = 40
 _SURER = 1.0
 """How many standard errors better than shooting the strongest a move must do in the
 play-outs to be played instead."""
-_SECONDS = 1.2
-"""The play-outs of one move stop after this long (then every move and plan has had the same
-number of them, at least :data:`_FEWEST`): a move stays within 2 s on a loaded machine."""
-_FEWEST = 8
 _PLANS = ("first", "strongest", "threat")
 """How the bot may go on shooting in its play-outs: the weakest, the strongest, or the
 opponent likeliest to hit it next."""
@@ -623,23 +619,21 @@ def _st_battle(state: pyspiel.State, seat: int, rng: np.random.Generator) -> tup
         f"shooting player {_strongest_of(now, targets)}, the strongest"
     openings[threat] = f"shooting player {threat}, the likeliest to hit me next"
     seed = int(rng.integers(2**31))
-    outcomes: dict[tuple[int | None, str], list[int]] = {
-        (move, plan): [] for move in openings for plan in _PLANS}
+    outcomes: dict[tuple[int | None, str], list[int]] = {}
     rollouts = max(_ROLLOUTS, 6000 // sum(now.alive) ** 2)  # with few left, plays are short
-    deadline = time.perf_counter() + _SECONDS
-    for k in range(rollouts):  # the same luck for every move and plan
-        if k >= _FEWEST and time.perf_counter() > deadline:
-            break
-        for move, plan in outcomes:
-            luck = random.Random(seed + k)
-            play = now.copy()
-            picked = {p: luck.choices(_RULES, weights=rules[p])[0] for p in range(len(rules))}
-            play.shoot(move, luck)
-            while not play.over():
-                shooter = play.shooter
-                play.shoot(_my_target(plan, play, shooter, picked, luck) if shooter == seat
-                           else _rule_target(picked[shooter], play, shooter, luck), luck)
-            outcomes[move, plan].append(play.outlasted(seat))
+    for move in openings:
+        for plan in _PLANS:
+            outcomes[move, plan] = []
+            for k in range(rollouts):  # the same luck for every move and plan
+                luck = random.Random(seed + k)
+                play = now.copy()
+                picked = {p: luck.choices(_RULES, weights=rules[p])[0] for p in range(len(rules))}
+                play.shoot(move, luck)
+                while not play.over():
+                    shooter = play.shooter
+                    play.shoot(_my_target(plan, play, shooter, picked, luck) if shooter == seat
+                               else _rule_target(picked[shooter], play, shooter, luck), luck)
+                outcomes[move, plan].append(play.outlasted(seat))
     worth = {key: fmean(values) for key, values in outcomes.items()}
     eq = (_strongest_of(now, targets), "strongest")
     best = max(worth, key=lambda key: (round(worth[key], 6), key == eq))
