@@ -40,14 +40,18 @@ def test_watchers_see_each_seat_with_its_side_never_you():
     assert not any(re.search(r"\byou\b", w, re.IGNORECASE) for w in words)
 
 
-def test_a_boards_own_words_are_introduced_with_whom_they_address():
-    """A seat's text view speaks to that seat ("You are X"); a spectator's page says who
-    that "you" is (issue 22 item 4: the page never addresses the spectator)."""
+def test_a_boards_words_name_the_seat_never_you():
+    """A seat's text view on a spectator's page is the renderer's watcher's view ("X's
+    view", "O to move"), never "You are X" (issue 22 item 4: the page never addresses the
+    spectator); the seat's own text view still says "You are X"."""
+    from renderers import text_view
     from sessions.web import spectate_html
 
     game = WatchSession("tic_tac_toe", ["random", "random"], seed=1, delay=0.0)
     page = spectate_html.live(spectate.spectate(game, spectate.ALL))
-    assert "— As Random (X) sees it; “you” below is Random (X) —" in page
+    assert "— As Random (X) sees it —\nX&#x27;s view." in page
+    assert not re.search(r"\byou\b", page.split("watch-text")[1], re.IGNORECASE)
+    assert text_view("tic_tac_toe", game.match.state, 0).startswith("You are X")
 
 
 def test_a_finished_games_replay_names_its_seats_with_sides_as_live():

@@ -21,9 +21,10 @@ from renderers.drawing import centred
 from renderers.gamebench.hive_text import text
 
 NARROW = True
-WATCHER = True
 """``image``, ``hit_test`` and ``centres`` take ``narrow=True``: the reserves in a row above
 (Black) and below (White) the board instead of beside it, for a phone held upright."""
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: a spectator's copy, nobody called "you"."""
 SIDES = ("White", "Black")
 """Each seat's side as the image draws it (the page says "You ({side})")."""
 SHORT = ["White", "Black"]

@@ -13,11 +13,13 @@ NAMES = ["White (player 0, moves first)", "Black (player 1)"]
 SHORT = ["White", "Black"]
 
 
-def text(state: pyspiel.State, seat: int) -> str:
-    """Tiles with coordinates and stacks, a map, reserves, whose turn, the legal moves."""
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    """Tiles with coordinates and stacks, a map, reserves, whose turn, the legal moves (for
+    a ``watcher``, a spectator of that seat: the seat named, never "you")."""
     found = hive.choices(state)
     position = found.position
-    lines = [seat_line(seat, NAMES), turn_line(state, seat, NAMES)]
+    lines = [seat_line(seat, NAMES, watcher=watcher),
+             turn_line(state, seat, NAMES, watcher=watcher)]
     lines.append(f"Move {len(state.history()) + 1}. Coordinates are axial (q,r); the "
                  "neighbours of (q,r) are E (q+1,r), W (q-1,r), NE (q+1,r-1), NW (q,r-1), "
                  "SE (q,r+1), SW (q-1,r+1).")
@@ -42,7 +44,7 @@ def text(state: pyspiel.State, seat: int) -> str:
         lines.append(f"{SHORT[player]}'s reserve ({len(left)}): {' '.join(left) or 'empty'}")
     lines.append(_queens(position))
     if not state.is_terminal() and state.current_player() == seat:
-        lines += _legal_lines(found)
+        lines += _legal_lines(found, watcher)
     return "\n".join(lines)
 
 
@@ -72,9 +74,10 @@ def _queens(position: Position) -> str:
     return "Queens: " + "; ".join(parts) + "."
 
 
-def _legal_lines(found: hive.Choices) -> list[str]:
+def _legal_lines(found: hive.Choices, watcher: bool = False) -> list[str]:
     if found.only_pass:
-        return ["Legal moves: pass (you have no other move)."]
+        return ["Legal moves: pass (no other move)." if watcher
+                else "Legal moves: pass (you have no other move)."]
     distinct = found.distinct()
     lines = [f"Legal moves ({len(distinct)}; each destination is written with one "
              "neighbouring tile, any other neighbour of that hex works too):"]

@@ -62,7 +62,7 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
 
 
 WATCHER = True
-"""``image`` takes ``watcher=True``: a spectator's copy, nobody marked "(you)"."""
+"""``text`` and ``image`` take ``watcher=True``: a spectator's copy, nobody called "you"."""
 
 
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
@@ -193,10 +193,12 @@ def _last(draw: ImageDraw.ImageDraw, state: SantoriniState,
 
 # --- the text view -------------------------------------------------------------------------
 
-def text(state: pyspiel.State, seat: int) -> str:
-    """The board (levels and workers), workers' levels, the last move, the legal moves."""
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    """The board (levels and workers), workers' levels, the last move, the legal moves (for
+    a ``watcher``: the seat named, never "you")."""
     assert isinstance(state, SantoriniState)
-    lines = [seat_line(seat, NAMES), turn_line(state, seat, NAMES)]
+    lines = [seat_line(seat, NAMES, watcher=watcher),
+             turn_line(state, seat, NAMES, watcher=watcher)]
     lines.append("Board, rank 5 at the top: each square is its level (0-3, D = dome) and the "
                  "worker on it (. = none).")
     lines.append("    " + "   ".join(santorini.FILES))

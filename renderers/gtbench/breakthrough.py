@@ -28,6 +28,8 @@ PAWN_EDGE = {"b": (10, 10, 12), "w": (70, 70, 80)}
 WATCHER = True
 """``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
 named, never "you")."""
+SEEN = ["Black (moving down)", "White (moving up)"]
+"""The seats as a watcher's text view names them (as the image draws them)."""
 
 
 def board_rows(state: pyspiel.State) -> list[tuple[int, str]]:
@@ -47,7 +49,9 @@ def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
              for rank, cells in rows]
     lines.append("   " + " ".join(files))
     legend = "B = Black pawn, W = White pawn, . = empty"
-    return "\n".join([seat_line(seat, NAMES, watcher=watcher), *lines, legend, turn_line(state, seat, NAMES, watcher=watcher)])
+    names = SEEN if watcher else NAMES
+    return "\n".join([seat_line(seat, names, watcher=watcher), *lines, legend,
+                      turn_line(state, seat, names, watcher=watcher)])
 
 
 def square(column: int, rank: int) -> str:

@@ -22,6 +22,8 @@ LABELS = 30
 WATCHER = True
 """``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
 named, never "you")."""
+SEEN = ["Red", "Yellow"]
+"""The seats as a watcher's text view names them (as the image draws them)."""
 
 
 def board_rows(state: pyspiel.State) -> list[str]:
@@ -33,7 +35,9 @@ def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     rows = board_rows(state)
     header = " ".join(f"C{c + 1}" for c in range(len(rows[0])))
     lines = [header] + ["  ".join(row) for row in rows]
-    return "\n".join([seat_line(seat, NAMES, watcher=watcher), *lines, turn_line(state, seat, NAMES, watcher=watcher)])
+    names = SEEN if watcher else NAMES
+    return "\n".join([seat_line(seat, names, watcher=watcher), *lines,
+                      turn_line(state, seat, names, watcher=watcher)])
 
 
 def layout(state: pyspiel.State) -> d.Grid:

@@ -26,6 +26,8 @@ _TAKEN = re.compile(r"pile (\d+) take (\d+)")
 WATCHER = True
 """``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
 named, never "you")."""
+SEEN = [c.title() for c in d.SEAT_COLOURS]
+"""The seats as a watcher's text view names them (as the image draws them)."""
 
 
 def piles(state: pyspiel.State) -> list[int]:
@@ -37,7 +39,9 @@ def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     lines = [f"Pile {i + 1}: {n} stick{'s' if n != 1 else ''} {'|' * n}".rstrip()
              for i, n in enumerate(piles(state))]
     rule = "Whoever takes the last stick loses."
-    return "\n".join([seat_line(seat, NAMES, watcher=watcher), *lines, rule, turn_line(state, seat, NAMES, watcher=watcher)])
+    names = SEEN if watcher else NAMES
+    return "\n".join([seat_line(seat, names, watcher=watcher), *lines, rule,
+                      turn_line(state, seat, names, watcher=watcher)])
 
 
 def _initial(state: pyspiel.State) -> list[int]:

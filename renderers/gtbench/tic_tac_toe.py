@@ -21,6 +21,8 @@ MARGIN = 36
 WATCHER = True
 """``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
 named, never "you")."""
+SEEN = ["X", "O"]
+"""The seats as a watcher's text view names them (as the image draws them)."""
 
 
 def board_rows(state: pyspiel.State) -> list[str]:
@@ -34,7 +36,9 @@ def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     lines = [header] + [
         f"R{r + 1}  " + " ".join(f" {cell.upper()}" for cell in row) for r, row in enumerate(rows)
     ]
-    return "\n".join([seat_line(seat, NAMES, watcher=watcher), *lines, turn_line(state, seat, NAMES, watcher=watcher)])
+    names = SEEN if watcher else NAMES
+    return "\n".join([seat_line(seat, names, watcher=watcher), *lines,
+                      turn_line(state, seat, names, watcher=watcher)])
 
 
 def cell_name(column: int, row: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -162,10 +162,13 @@ def boundaries(record: MatchRecord) -> list[int]:
 
 
 def frame(record: MatchRecord, index: int, *, seat: int | None = None,
-          narrow: bool = False, spectator: bool = False) -> Frame:
+          narrow: bool = False, spectator: bool = False,
+          names: Sequence[str] | None = None) -> Frame:
     """Frame ``index`` (0 = start; negative counts from the end) seen from ``seat`` (drawn
     in the layout for narrow screens when asked for and the game has one); a ``spectator``
-    is not the person in that seat (nobody is called "You")."""
+    is not the person in that seat (nobody is called "You"; the pictures and text views are
+    the renderers' words for a watcher); ``names``: each seat's name for the move lines and
+    the caption (a spectator's, with sides: ``MCTS (X)``)."""
     seat = viewer(record) if seat is None else seat
     you = None if spectator else seat
     points = boundaries(record)
@@ -189,18 +192,20 @@ def frame(record: MatchRecord, index: int, *, seat: int | None = None,
         if label == move.label:  # seen whole: mark it on the board
             last = spec.grammar.path(replay(record, upto=_node_start(record, j)), move.seat,
                                      move.action)
-        caption = _line(record, move, label, you)  # as the move list says it
+        caption = _line(record, move, label, you, names)  # as the move list says it
     elif index:
         caption = "A hidden move was made"
     if index == len(points) - 1 and record.outcome:
-        caption += f" · {seat_name(record, seat, you)} {outcome_text(record, seat)}"
-    lines = [_line(record, record.moves[i], label, you) for i, label in visible]
-    drawn = image_view(record.game, state, seat, last=last, narrow=narrow)
+        who = names[seat] if names else seat_name(record, seat, you)
+        caption += f" · {who} {outcome_text(record, seat)}"
+    lines = [_line(record, record.moves[i], label, you, names) for i, label in visible]
+    drawn = image_view(record.game, state, seat, last=last, narrow=narrow, watcher=spectator)
     if index == len(points) - 1 and record.outcome in ("forfeit", "abandoned") \
             and not state.is_terminal():  # ended before its rules ended it: say so
         drawn = ended_banner(drawn, f"Game over: {outcome_text(record, seat)}")
     return Frame(index, len(points), drawn,
-                 text_view(record.game, state, seat), f"Step {index} of {len(points) - 1} — "
+                 text_view(record.game, state, seat, watcher=spectator),
+                 f"Step {index} of {len(points) - 1} — "
                  f"{caption}", [f"{n + 1}. {line}" for n, line in enumerate(lines)])
 
 
@@ -267,10 +272,11 @@ def visible_moves(record: MatchRecord, upto: int, seat: int, *,
             if (label := shown_label(move, shown, seat, final=final)) is not None]
 
 
-def _line(record: MatchRecord, move: MoveRecord, label: str, seat: int | None) -> str:
+def _line(record: MatchRecord, move: MoveRecord, label: str, seat: int | None,
+          names: Sequence[str] | None = None) -> str:
     if move.seat == CHANCE:
         return f"chance: {label}"
-    return f"{mover(record, move.seat, seat)}: {label}"
+    return f"{names[move.seat] if names else mover(record, move.seat, seat)}: {label}"
 
 
 BANNER = 46

@@ -21,7 +21,8 @@ opponent's cards and tell the person; after the end every view is open.
   or ``(face down)``, and the models' words stay hidden until the game ends (as the person
   at the table is shown them).
 
-Renderers are not changed for this: every board drawn is one seat's own view.
+Every board drawn is one seat's own view (only what that seat may know), in the renderer's
+words for a watcher (``watcher=True``): the seat named by its side, never "you".
 """
 
 from __future__ import annotations
@@ -256,7 +257,7 @@ def _frame(game: LiveGame, view: str) -> tuple[list[Board], list[str]]:
         image = image_view(game.spec.id, state, s, watcher=True,  # nobody is "you"
                            last=_last_path(record, game.spec, _shown(game, s, over)))
         boards.append(Board(s, f"As {names[s]} sees it", image,
-                            text_view(game.spec.id, state, s), png(image)))
+                            text_view(game.spec.id, state, s, watcher=True), png(image)))
     moves = move_lines(record, game.spec, _seen_by(view, over), names.__getitem__)
     with _FRAMES_LOCK:
         _FRAMES[key] = (boards, moves)
@@ -350,4 +351,4 @@ def replay_frame(record: MatchRecord, index: int, seat: int | None = None) -> re
     the first seat)."""
     points = len(replays.boundaries(record))
     return replays.frame(record, max(-points, min(int(index), points - 1)), seat=seat,
-                         spectator=True)
+                         spectator=True, names=record_names(record))

@@ -69,9 +69,7 @@ def live(seen: Spectated, note: str = "") -> str:
     """A live game's screen for one view (the same for every spectator of that view)."""
     one = len(seen.boards) == 1
     caption = seen.hidden or (seen.boards[0].caption if one else "")
-    texts = "\n\n".join(f"— {b.caption}; “you” below is "
-                         f"{seen.names.get(b.seat, 'that seat')} —\n{b.text}"
-                         for b in seen.boards)  # a seat's view speaks to that seat
+    texts = "\n\n".join(f"— {b.caption} —\n{b.text}" for b in seen.boards)
     return screen(title=seen.title, status=seen.status, note=note, caption=caption,
                   boards=[(b.png, b.caption) for b in seen.boards], moves=seen.moves,
                   text=texts, panels=panels_html(seen))
