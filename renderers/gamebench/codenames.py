@@ -97,13 +97,19 @@ def buttons(state: pyspiel.State, seat: int, legal: list) -> list:  # noqa: ANN0
     return [move for move in legal if move.action == cn.END_TURN]
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the seat
+named, never "you")."""
+
+
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (),
-          last: tuple[str, ...] | None = None) -> Image.Image:
+          last: tuple[str, ...] | None = None, watcher: bool = False) -> Image.Image:
     """The board as ``seat`` sees it: the key only for spymasters."""
     assert isinstance(state, CodenamesState)
     canvas = Canvas(WIDTH, HEIGHT)
-    header(canvas, SEAT_NAMES[seat], _status(state, seat), colour=TEAM_COLOUR[seat // 2])
+    header(canvas, SEAT_NAMES[seat], _status(state, seat, watcher),
+           colour=TEAM_COLOUR[seat // 2])
     _clue_strip(canvas, state)
     guessable = _guessable(state, seat)
     marked = _last_card(state) if last is None else None
@@ -189,27 +195,34 @@ def ending(state: pyspiel.State) -> str:
     return _ending(state) if state.is_terminal() else ""
 
 
-def _status(state: CodenamesState, seat: int) -> str:
+def _status(state: CodenamesState, seat: int, watcher: bool = False) -> str:
     if state.is_terminal():
         won = state.winner == seat // 2
+        if watcher:
+            return f"Game over: {cn.TEAMS[state.winner or 0].title()} won"
         return f"Game over: {'your team won' if won else 'your team lost'}"
     player = state.current_player()
-    if player == seat:
+    if player == seat and not watcher:
         return "Your turn: guess a card" if state.guessing else "Your turn: give a clue"
     return f"{SEAT_NAMES[player]} to {'guess' if state.guessing else 'give a clue'}"
 
 
 # --- the text view ------------------------------------------------------------------------
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     """Who you are, the board (with the key for spymasters), every clue and guess so far,
-    and what is asked now."""
+    and what is asked now (for a ``watcher``: the seat named, never "you")."""
     assert isinstance(state, CodenamesState)
     team = cn.TEAMS[seat // 2]
     mate = SEAT_NAMES[seat + 1] if is_spymaster(seat) else SEAT_NAMES[seat - 1]
-    role = ("You give one-word clues; your teammate guesses." if is_spymaster(seat)
-            else "Your spymaster gives clues; you guess cards.")
-    lines = [f"You are the {SEAT_NAMES[seat]} ({team} team, with the {mate}). {role}"]
+    if watcher:
+        role = ("gives one-word clues; the teammate guesses." if is_spymaster(seat)
+                else "guesses cards from the spymaster's clues.")
+        lines = [f"The {SEAT_NAMES[seat]}'s view ({team} team, with the {mate}): it {role}"]
+    else:
+        role = ("You give one-word clues; your teammate guesses." if is_spymaster(seat)
+                else "Your spymaster gives clues; you guess cards.")
+        lines = [f"You are the {SEAT_NAMES[seat]} ({team} team, with the {mate}). {role}"]
     if len(state.key) == CARDS:
         assert state.first is not None
         lines.append(f"{cn.TEAMS[state.first].title()} started with 9 agents. {_score(state)}.")
@@ -225,7 +238,7 @@ def text(state: pyspiel.State, seat: int) -> str:
     lines.append("Clues and guesses so far:")
     lines += [f"  {SEAT_NAMES[s]}: {_event(kind, said)}" for s, kind, said in state.events] \
         or ["  none yet"]
-    lines.append(_now(state, seat))
+    lines.append(_now(state, seat, watcher))
     return "\n".join(lines)
 
 
@@ -247,22 +260,24 @@ def _event(kind: str, said: str) -> str:
     return said
 
 
-def _now(state: CodenamesState, seat: int) -> str:
+def _now(state: CodenamesState, seat: int, watcher: bool = False) -> str:
     if state.is_terminal():
         won = state.winner == seat // 2
-        return f"Game over: {_ending(state)}; your team {'won' if won else 'lost'}."
+        team = f"the {cn.TEAMS[seat // 2]} team" if watcher else "your team"
+        return f"Game over: {_ending(state)}; {team} {'won' if won else 'lost'}."
     player = state.current_player()
     if player < 0:
         return "Dealing."
     if not state.guessing:
-        if player == seat:
+        if player == seat and not watcher:
             return ("Your turn: give a clue, written " + cn.CLUE_HINT + ". The word may not be "
                     "a hidden card's word, a form of it, or part of a compound card.")
         return f"The {SEAT_NAMES[player]} is giving a clue."
     assert state.clue is not None
     limit = state.guess_limit()
-    left = "as many as you like" if limit is None else f"{limit - state.guesses} more at most"
-    who = "Your turn" if player == seat else f"The {SEAT_NAMES[player]} guesses"
+    left = ("as many as wished" if watcher else "as many as you like") if limit is None \
+        else f"{limit - state.guesses} more at most"
+    who = "Your turn" if player == seat and not watcher else f"The {SEAT_NAMES[player]} guesses"
     end = " or end turn" if state.guesses else " (at least one guess before ending the turn)"
     return (f"{who}: clue {state.clue[0].upper()} {cn.clue_number(state.clue[1])}; "
             f"{state.guesses} guessed, {left}. Write guess <card word>{end}.")
