@@ -146,8 +146,10 @@ def opponent_caption(t: TribeSight, chips: list[Chip], verb: str) -> str:
     return caption
 
 
-def my_name(s: Sight) -> str:
-    return "You, " + seat_name(s.seat) + (" (initiator)" if s.seat == s.initiator else "")
+def my_name(s: Sight, *, watcher: bool = False) -> str:
+    """The seat's panel title: ``You, player 1``; for a watcher ``Player 1``."""
+    name = seat_name(s.seat).capitalize() if watcher else "You, " + seat_name(s.seat)
+    return name + (" (initiator)" if s.seat == s.initiator else "")
 
 
 def my_facts(s: Sight) -> str:
@@ -169,14 +171,18 @@ def my_cards(s: Sight) -> list[int]:
     return list(me.hand or ()) if not me.gathered else list(me.force or ())
 
 
-def hand_caption(s: Sight, verb: str) -> str:
-    """What the row of your cards is, and what clicking one does now."""
-    caption = ("Your hand" if not s.me.gathered else
-               "Your skirmish cards" if s.round >= SKIRMISH_FROM else "Kept in hand")
+def hand_caption(s: Sight, verb: str, *, watcher: bool = False) -> str:
+    """What the row of your cards is, and what clicking one does now (for a ``watcher``,
+    whose cards they are, and what the seat is choosing)."""
+    whose = f"{seat_name(s.seat).capitalize()}'s" if watcher else "Your"
+    caption = (f"{whose} hand" if not s.me.gathered else
+               f"{whose} skirmish cards" if s.round >= SKIRMISH_FROM else "Kept in hand")
     if s.over:
         caption = "Final tribes (every card counts): " + ", ".join(
-            f"{'you' if t.seat == s.seat else seat_name(t.seat)} {t.people} people"
-            for t in s.tribes)
+            f"{'you' if t.seat == s.seat and not watcher else seat_name(t.seat)} "
+            f"{t.people} people" for t in s.tribes)
+    if watcher:
+        verb = "choosing"
     if s.phase == "pick" and s.actor == s.seat:
         caption += f": {verb} cards to {s.pick_kind} with" if s.pick_kind != "trash" else (
             f": {verb} cards to trash")

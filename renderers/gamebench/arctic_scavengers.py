@@ -21,6 +21,8 @@ are lists of the spots of :mod:`renderers.gamebench.arctic_draw`, which draws th
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pyspiel
 from PIL import Image
 
@@ -234,19 +236,36 @@ def centres(state: pyspiel.State, seat: int, *,
     return found
 
 
+WATCHER = True
+"""``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the seat
+named, never "you")."""
+
+
 def image(state: pyspiel.State, seat: int, *, selection: tuple[str, ...] = (),
           targets: tuple[str, ...] | list[str] = (),
-          last: tuple[str, ...] | None = None, narrow: bool = False) -> Image.Image:
+          last: tuple[str, ...] | None = None, narrow: bool = False,
+          watcher: bool = False) -> Image.Image:
     s, spots, tall = layout(state, seat, narrow=narrow)
+    if watcher:
+        spots = _watched(s, spots, "tap" if narrow else "click")
     canvas = d.Canvas(arctic_narrow.WIDTH if narrow else WIDTH, tall, ICE)
     if narrow:
-        arctic_narrow.header(canvas, headline(s), d.PLAYER[seat % 2])
+        arctic_narrow.header(canvas, headline(s, watcher=watcher), d.PLAYER[seat % 2])
     else:
-        d.header(canvas, "Arctic Scavengers", headline(s), colour=d.PLAYER[seat % 2])
+        d.header(canvas, "Arctic Scavengers", headline(s, watcher=watcher),
+                 colour=d.PLAYER[seat % 2])
     look = NARROW_LOOK if narrow else WIDE_LOOK
     for spot in spots:
         draw(canvas, spot, look)
     return canvas.finish()
+
+
+def _watched(s: Sight, spots: list[Spot], verb: str) -> list[Spot]:
+    """``spots`` for a watcher: the seat's panel and hand caption name the seat (the spots'
+    places, and so the hit-test, are the seat's own)."""
+    said = {("panel", my_name(s)): my_name(s, watcher=True),
+            ("heading", hand_caption(s, verb)): hand_caption(s, verb, watcher=True)}
+    return [replace(spot, text=said.get((spot.kind, spot.text), spot.text)) for spot in spots]
 
 
 _BUILDING = ("dig", "draw", "hunt", "trash", "cancel")

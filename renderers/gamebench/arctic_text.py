@@ -25,13 +25,15 @@ def listing(cards: Iterable[int]) -> str:
                      for c, n in sorted(counts.items())) or "none"
 
 
-def headline(s: Sight) -> str:
-    """Whose turn and what the phase asks, from the seat's side (no final full stop)."""
+def headline(s: Sight, *, watcher: bool = False) -> str:
+    """Whose turn and what the phase asks, from the seat's side (no final full stop; for a
+    ``watcher``, every seat named)."""
     if s.over:
         assert s.returns is not None
-        mine = s.returns[s.seat]
-        verdict = "a draw" if len(set(s.returns)) == 1 else (
-            "you won" if mine == max(s.returns) else "you lost")
+        mine, best = s.returns[s.seat], max(s.returns)
+        winners = " and ".join(seat_name(p) for p, r in enumerate(s.returns) if r == best)
+        verdict = "a draw" if len(set(s.returns)) == 1 else f"{winners} won" if watcher else (
+            "you won" if mine == best else "you lost")
         sizes = ", ".join(f"{seat_name(t.seat)} {t.people}" for t in s.tribes)
         return f"Game over: {verdict} (tribe sizes: {sizes})"
     if s.actor is None:
@@ -42,12 +44,13 @@ def headline(s: Sight) -> str:
              "skirmish": "snipe, sabotage or pass"}[s.phase]
     if s.pick_kind == "trash" and s.phase == "pick":
         doing = "choose cards to trash"
-    who = "Your" if s.actor == s.seat else f"{seat_name(s.actor).capitalize()}'s"
+    who = "Your" if s.actor == s.seat and not watcher else \
+        f"{seat_name(s.actor).capitalize()}'s"
     return f"{who} turn: {doing}"
 
 
-def _tribe_line(s: Sight, t: TribeSight) -> str:
-    name = "You" if t.seat == s.seat else seat_name(t.seat).capitalize()
+def _tribe_line(s: Sight, t: TribeSight, watcher: bool = False) -> str:
+    name = "You" if t.seat == s.seat and not watcher else seat_name(t.seat).capitalize()
     bits = [f"{t.people} people in the tribe", f"deck {t.deck_count}",
             f"discard pile {t.discard_count}"]
     if not t.gathered:
@@ -62,28 +65,34 @@ def _tribe_line(s: Sight, t: TribeSight) -> str:
     return f"{name}{star}: " + "; ".join(bits) + "."
 
 
-def text(state: pyspiel.State, seat: int) -> str:
+def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+    """The seat's table in words (for a ``watcher``, a spectator of that seat: the seat
+    named, never "you")."""
     s = sight(state, seat)
     me = s.me
-    lines = [f"You are {seat_name(seat)} of {s.players}. Round {max(s.round, 1)} of "
+    name = seat_name(seat).capitalize()
+    you, your = (name, f"{name}'s") if watcher else ("You", "Your")
+    who = f"{name}'s view, one of" if watcher else f"You are {seat_name(seat)} of"
+    lines = [f"{who} {s.players}. Round {max(s.round, 1)} of "
              f"{ROUNDS} (a skirmish every round from round {SKIRMISH_FROM}).",
-             headline(s) + "."]
-    lines.append(_tribe_line(s, me))
+             headline(s, watcher=watcher) + "."]
+    lines.append(_tribe_line(s, me, watcher))
     if me.hand is not None and not me.gathered and not s.over:
-        lines.append(f"Your hand ({len(me.hand)}): {listing(me.hand)}.")
+        lines.append(f"{your} hand ({len(me.hand)}): {listing(me.hand)}.")
     if me.played:
-        lines.append(f"You played this round: {listing(me.played)}.")
+        lines.append(f"{you} played this round: {listing(me.played)}.")
     if me.gathered and me.force is not None:
         goes = "to the skirmish" if s.round >= SKIRMISH_FROM else "back (no skirmish yet)"
         fight = f" (fight {me.fight})" if me.fight is not None else ""
-        lines.append(f"Cards you kept {goes}{fight}: {listing(me.force)}.")
+        lines.append(f"Cards {you if watcher else 'you'} kept {goes}{fight}: "
+                     f"{listing(me.force)}.")
     if me.deck is not None:
-        lines.append(f"Your deck ({me.deck_count}, order unknown): {listing(me.deck)}.")
-    lines.append(f"Your discard pile ({me.discard_count}): {listing(me.discard_seen)}.")
+        lines.append(f"{your} deck ({me.deck_count}, order unknown): {listing(me.deck)}.")
+    lines.append(f"{your} discard pile ({me.discard_count}): {listing(me.discard_seen)}.")
     lines += _now(s)
     for t in s.tribes:
         if t.seat != seat:
-            lines.append(_tribe_line(s, t))
+            lines.append(_tribe_line(s, t, watcher))
             lines += _others_cards(s, t)
     lines.append("Mercenary piles (hire cost; what the card does): " + "; ".join(
         f"{NAMES[c]} x{n} ({price(c).text()}; "
@@ -92,15 +101,15 @@ def text(state: pyspiel.State, seat: int) -> str:
                  + (f"; known at the bottom, in order: {', '.join(NAMES[c] for c in s.bottom)}"
                     if s.bottom else "") + ".")
     lines.append(f"Contested resources left ({len(s.contested)}): {listing(s.contested)}."
-                 + (f" You peeked: the next one is the {NAMES[s.peeked]}." if s.peeked is not None
-                    else ""))
+                 + (f" {you} peeked: the next one is the {NAMES[s.peeked]}."
+                    if s.peeked is not None else ""))
     if s.log:
         lines.append("Recent events:")
         lines += [f"  {line}" for line in s.log[-RECENT:]]
     if s.actor == seat:
         legal = [get("arctic_scavengers").grammar.label(state, seat, a)
                  for a in state.legal_actions(seat)]
-        lines.append("You may now: " + " | ".join(legal) + ".")
+        lines.append(f"{you} may now: " + " | ".join(legal) + ".")
     return "\n".join(lines)
 
 
