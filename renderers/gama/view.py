@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -30,7 +31,7 @@ from games.seat_view import SeatView
 
 WIDTH, HEIGHT, DPI = 8.0, 4.2, 100
 RENDERER_API = ("text", "image", "table", "control", "prompt", "messages", "hit_test",
-                "seat_label")
+                "seat_label", "WATCHER")
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,13 @@ class GamaView:
             return len(state.legal_actions(seat)) > 1
         return state.current_player() == seat
 
-    def text(self, state: pyspiel.State, seat: int) -> str:
+    WATCHER = True
+    """``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the
+    seat named, never "you"; the rounds as the results table has them)."""
+
+    def text(self, state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
+        if watcher:
+            return self.watched_text(state, seat)
         spec = registry.get(self.game_id)
         lines = [f"{spec.title}. {self.identity(state, seat)}".strip()]
         if self.progress(state):
@@ -162,6 +169,31 @@ class GamaView:
             lines.append(f"  {entry.heading}: {told}")
         lines.append(self.standing(state, seat))
         lines.append(self.status(state, seat))
+        return "\n".join(line for line in lines if line)
+
+    def watched_text(self, state: pyspiel.State, seat: int) -> str:
+        """The seat's view for a watcher: the same facts, each round as a row of the results
+        table, the seat named instead of "you" (GAMA's sentences speak to the seat)."""
+        spec = registry.get(self.game_id)
+        name = self.seat_label(seat)
+        lines = [f"{spec.title}. {capital(name)}'s view."]
+        if self.progress(state):
+            lines.append(self.progress(state) + ".")
+        history = self.entries(state, seat)
+        lines.append(f"Results so far, as {name} saw them:" if history else "No results yet.")
+        for entry in history:
+            cells = "; ".join(f"{watched(column, name)}: {watched(value, name)}"
+                              for column, value in entry.row.items() if column != "round")
+            lines.append(f"  {entry.heading}: {cells}.")
+        lines.append(watched(self.standing(state, seat), name))
+        if state.is_terminal():
+            returns = state.returns()
+            rank = 1 + sum(1 for r in returns if r > returns[seat])
+            lines.append(f"Game over: {name} placed {rank} of {len(returns)} (ties share a "
+                         "place).")
+        else:
+            lines.append(f"{capital(name)} decides now." if self.acting(state, seat)
+                         else f"{capital(name)} waits for the other players.")
         return "\n".join(line for line in lines if line)
 
     def total(self, state: pyspiel.State, seat: int) -> str:
@@ -192,10 +224,19 @@ class GamaView:
                          for entry in self.entries(state, seat)]
 
     def image(self, state: pyspiel.State, seat: int, *, selection: Sequence[str] = (),
-              targets: Sequence[str] = (), last: Sequence[str] | None = None) -> Image.Image:
-        """The plot of the rounds so far; its title names the seat whose view it is."""
+              targets: Sequence[str] = (), last: Sequence[str] | None = None,
+              watcher: bool = False) -> Image.Image:
+        """The plot of the rounds so far; its title names the seat whose view it is (for a
+        ``watcher``, every label names the seat instead of saying "you")."""
         plot = self.plot(state, seat)
-        return _drawn(replace(plot, title=f"{plot.title} (you: {self.seat_label(seat)})")).copy()
+        name = self.seat_label(seat)
+        if not watcher:
+            return _drawn(replace(plot, title=f"{plot.title} (you: {name})")).copy()
+        return _drawn(replace(
+            plot, title=f"{plot.title} ({name}'s view)",
+            lines=tuple(replace(s, name=watched(s.name, name)) for s in plot.lines),
+            bars=tuple((watched(label, name), value, colour)
+                       for label, value, colour in plot.bars))).copy()
 
     def hit_test(self, state: pyspiel.State, seat: int, x: float, y: float, *,
                  selection: Sequence[str] = ()) -> str | None:
@@ -251,6 +292,24 @@ def _merge_users(messages: list[dict[str, str]]) -> list[dict[str, str]]:
         else:
             merged.append(message)
     return merged
+
+
+_SAID_TO_YOU = ((r"\b[Yy]ou have\b", "{} has"), (r"\b[Yy]ou were\b", "{} was"),
+                (r"\b[Yy]ou are\b", "{} is"), (r"\b[Yy]our\b", "{}'s"), (r"\b[Yy]ou\b", "{}"))
+
+
+def watched(words: str, name: str) -> str:
+    """Short words written to a seat (a column head ``your bid``, a plot label ``how often
+    you went``, ``You have outlasted 3 players``) with the seat named instead, for a
+    watcher: ``player 3's bid``, ``how often player 3 went``."""
+    said = words
+    for pattern, replacement in _SAID_TO_YOU:
+        said = re.sub(pattern, lambda _, r=replacement: r.format(name), said)
+    return capital(said) if words[:1].isupper() else said
+
+
+def capital(words: str) -> str:
+    return words[:1].upper() + words[1:]
 
 
 def view_of(game_id: str) -> GamaView:
