@@ -304,7 +304,7 @@ def watched(words: str, name: str) -> str:
     watcher: ``player 3's bid``, ``how often player 3 went``."""
     said = words
     for pattern, replacement in _SAID_TO_YOU:
-        said = re.sub(pattern, lambda _, r=replacement: r.format(name), said)
+        said = re.sub(pattern, replacement.format(name.replace("\\", "\\\\")), said)
     return capital(said) if words[:1].isupper() else said
 
 
