@@ -60,7 +60,7 @@ def _states(game_id: str) -> tuple:
 
 def _seats(state) -> list[int]:  # type: ignore[no-untyped-def]
     players = state.num_players()
-    return list(range(players)) if players <= 4 else [0, 1, players - 1]
+    return list(range(players)) if players <= 3 else [0, 1, players - 1]
 
 
 def _quoted(game_id: str, state, seat: int) -> list[str]:  # type: ignore[no-untyped-def]
@@ -103,4 +103,17 @@ def test_a_watchers_view_never_says_you(game_id, monkeypatch):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_the_players_own_view_still_says_you(game_id, monkeypatch):
-    assert any(YOU.search(view) for view in _views(game_id, monkeypatch, watcher=False))
+    """The seat's own text view (an LLM's prompt, the page's text) and picture still speak
+    to the player."""
+    under_way, end = _states(game_id)
+    assert all(YOU.search(text_view(game_id, state, seat))
+               for state in (under_way, end) for seat in _seats(state))
+    drawn = []
+    for state in (under_way, end):
+        for seat in _seats(state):
+            with drawn_words(monkeypatch) as words:
+                image_view(game_id, state, seat)
+            drawn += words
+            if any(YOU.search(w) for w in words):
+                return
+    raise AssertionError(f"no picture says you: {drawn[:12]}")
