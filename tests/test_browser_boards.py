@@ -114,21 +114,26 @@ def test_the_leaderboard_tab_shows_the_table_and_plot_and_follows_the_store(page
     assert "mcts:25:0s" not in table.inner_text()
     # nobody has 10 rated matches yet: listed, not ranked; 4 matches rank at a minimum of 4
     _expect()(page.locator("#lb-summary")).to_contain_text("Ranked from 10 rated matches")
-    _expect()(table.get_by_role("row", name=re.compile(r"^— "))).to_have_count(5)
+    _expect()(table).to_contain_text("beats people (95% interval)")
+    _expect()(table.get_by_role("row", name=re.compile(r"^provisional, \d+ more games? needed "))
+              ).to_have_count(5)
     page.locator("#lb-min-games input").fill("4")
     page.locator("#lb-min-games input").press("Enter")
     _expect()(page.locator("#lb-summary")).to_contain_text("Ranked from 4 rated matches")
     _expect()(table.get_by_role("row", name=re.compile(r"^1 IS-MCTS"))).to_be_visible()
-    _expect()(table.get_by_role("row", name=re.compile(r"^— Adaptive"))).to_be_visible()
+    _expect()(table.get_by_role("row", name=re.compile(
+        r"^provisional, \d+ more games? needed Adaptive"))).to_be_visible()
     _expect()(page.locator("#lb-forest img")).to_be_visible()
     summary = page.locator("#lb-summary")
     _expect()(summary).to_contain_text(re.compile(r"\d+ rated matches"))
     before = int(re.search(r"(\d+) rated matches", summary.inner_text())[1])
     page.wait_for_timeout(500)
     _shot(page, "leaderboard")
-    page.get_by_role("tab", name="Per game").click()  # one Guess 2/3 session: no spread
+    page.get_by_role("tab", name="Per game").click()  # one Guess 2/3 session: no spread,
+    # 3 short of the minimum of 4
     _expect()(page.locator("#lb-per-game").get_by_role(
-        "row", name=re.compile(r"Guess 2\/3 of the Average — Random .* too few games"))
+        "row", name=re.compile(r"Guess 2\/3 of the Average provisional, 3 more games needed "
+                               r"Random .* too few games"))
     ).to_have_count(1)
     page.get_by_role("tab", name="GAMA-Bench scores").click()
     _expect()(page.locator("#lb-gama")).to_contain_text("Guess 2/3 of the Average")

@@ -24,7 +24,6 @@ import math
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -119,13 +118,6 @@ def anchor_note(settings: Settings) -> str:
     return (f"anchored scale: the difficulty ladder's levels keep their calibrated ratings "
             f"({fixed} fixed overall, per game where calibrated), so numbers compare across "
             "snapshots")
-
-
-def people_note(rows: Sequence[VersusPeople], shown: int = 5) -> str:
-    """The agents that beat people most surely (best lower bound first), in words."""
-    return "against people: " + "; ".join(
-        f"{r.entity} {r.label()}" for r in rows[:shown]) + (
-        f"; {len(rows) - shown} more" if len(rows) > shown else "")
 
 
 def _r(x: float, digits: int = 2) -> float | str:
@@ -264,7 +256,8 @@ class LeaderboardView:
     """Matches the ratings count whose intervals are not computed yet (a live leaderboard
     shows new sessions at once and refreshes the intervals in the background)."""
     people: tuple[VersusPeople, ...] = ()
-    """"Beats X% of people" per agent, best lower bound first (:mod:`versus_people`)."""
+    """"Beats X% of people" per agent, overall (game None) and per game, best lower bound
+    first (:mod:`versus_people`); the page shows it beside each rating."""
 
     @property
     def version(self) -> tuple[tuple[int, int, int], int]:
@@ -311,8 +304,6 @@ class LeaderboardView:
                  "ties count half" if s.ties == "half" else "ties dropped"]
         if s.anchors:
             parts.append(anchor_note(s))
-        if self.people:
-            parts.append(people_note(self.people))
         if self.pending:
             parts.append(f"intervals refreshing for the newest {self.pending} "
                          f"match{'es' if self.pending != 1 else ''}")
@@ -458,7 +449,7 @@ class Leaderboard:
         report = rate(chosen, self.settings, dropped=snapshot.dropped, cache=cache)
         view = LeaderboardView(filters, snapshot.revision, report, rows, skipped,
                                self._gama_table(snapshot, filters),
-                               people=tuple(versus_people(chosen)))
+                               people=tuple(versus_people(chosen, by_game=True)))
         with self._lock:
             self._caches[filters] = cache
             while len(self._caches) > _RATE_CACHES:

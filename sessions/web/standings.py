@@ -6,9 +6,14 @@ computed (the API and the CSV keep the raw tables).
   with the raw entity in the cell's hover text.
 - An interval of no width (every bootstrap resample saw the same data: one match, or an
   entry that won every match) says "too few games" instead of a false certainty.
-- An entry with fewer rated matches than the minimum is listed, unranked ("—"), after the
-  ranked ones; the ranks of the others count only ranked entries whose interval lies wholly
-  above theirs.
+- Ranked entries are listed by their interval's lower bound, highest first (an entry is
+  placed by what its games make sure of, not by a lucky streak); the rank counts the ranked
+  entries whose interval lies wholly above.
+- An entry with fewer rated matches than the minimum is listed after the ranked ones,
+  labelled "provisional, N more games needed" instead of a rank.
+- Beside the rating, "beats X% of people": the share of people's sessions the agent won,
+  with its 95% interval (:mod:`sessions.ratings.versus_people`), provisional in the same
+  way when it faced people in fewer sessions than the minimum.
 """
 
 from __future__ import annotations
@@ -22,12 +27,15 @@ from typing import Any
 from games import registry
 from sessions.ratings.leaderboard import LeaderboardView, Table
 from sessions.ratings.report import Rating, RatingTable
+from sessions.ratings.results import is_human
+from sessions.ratings.versus_people import VersusPeople
 from sessions.web.plain import escape
 from sessions.web.players import agent_name
 
 MIN_GAMES_ENV = "ARENA_MIN_GAMES"
 DEFAULT_MIN_GAMES = 10
-UNRANKED = "—"
+BEATS_PEOPLE = "beats people (95% interval)"
+NEVER_MET = "no games against people"
 TOO_FEW = "too few games"
 PENDING = "being computed"
 
@@ -49,6 +57,13 @@ class Standing:
     name: str
     rank: int | None
     """None: fewer matches than the minimum (listed after the ranked entries)."""
+    needed: int = 0
+    """Rated matches still needed before the entry is ranked."""
+
+    @property
+    def place(self) -> int | str:
+        """The rank, or "provisional, N more games needed"."""
+        return self.rank if self.rank is not None else provisional(self.needed)
 
     @property
     def interval(self) -> str:
@@ -66,14 +81,33 @@ def names(entities: list[str]) -> dict[str, str]:
 
 
 def standings(table: RatingTable, minimum: int) -> list[Standing]:
-    """``table``'s rows, ranked among entries with at least ``minimum`` matches."""
+    """``table``'s rows, ranked among entries with at least ``minimum`` matches, by their
+    interval's lower bound; then the provisional entries, in the same order."""
     named = names(table.entities)
     ranked = [r for r in table.rows if r.matches >= minimum]
     out = [Standing(r, named[r.entity], 1 + sum(1 for o in ranked if _low(o) > _high(r)))
            for r in ranked]
-    out.sort(key=lambda s: (s.rank, -s.rating.rating))
-    out += [Standing(r, named[r.entity], None) for r in table.rows if r.matches < minimum]
-    return out
+    out += [Standing(r, named[r.entity], None, minimum - r.matches)
+            for r in table.rows if r.matches < minimum]
+    return sorted(out, key=lambda s: (s.rank is None, -_low(s.rating), -s.rating.rating))
+
+
+def provisional(needed: int) -> str:
+    """The label of an entry below the minimum, in people's words."""
+    return f"provisional, {needed} more game{'s' if needed != 1 else ''} needed"
+
+
+def beats_people(entity: str, found: VersusPeople | None, minimum: int) -> str:
+    """"62% (48–74%), 25 games": the share of people's sessions the agent won, with its 95%
+    interval; provisional below ``minimum`` sessions; empty for People themselves."""
+    if is_human(entity):
+        return ""
+    if found is None:
+        return NEVER_MET
+    text = (f"{found.share:.0%} ({100 * found.low:.0f}–{found.high:.0%}), {found.sessions} "
+            f"game{'s' if found.sessions != 1 else ''}")
+    needed = minimum - found.sessions
+    return f"{text}; {provisional(needed)}" if needed > 0 else text
 
 
 def name_cell(name: str, entity: str) -> str:
@@ -86,26 +120,30 @@ def overall(view: LeaderboardView, minimum: int) -> Table:
     report = view.report
     games = list(report.games)
     level = f"{report.settings.level:.0%}"
+    met = {v.entity: v for v in view.people if v.game is None}
     rows = []
     for s in standings(report.overall, minimum):
         r = s.rating
         per_game = [report.games[g].get(r.entity) for g in games]
-        rows.append([UNRANKED if s.rank is None else s.rank, name_cell(s.name, r.entity),
-                     round(r.rating, 2), s.interval, r.matches, round(r.win_rate, 2),
+        rows.append([s.place, name_cell(s.name, r.entity), round(r.rating, 2), s.interval,
+                     beats_people(r.entity, met.get(r.entity), minimum), r.matches,
+                     round(r.win_rate, 2),
                      *("" if x is None else round(x.rating, 2) for x in per_game)])
-    return Table(["rank", "player", "rating", f"{level} interval", "matches", "win rate",
-                  *(_title(g) for g in games)], rows)
+    return Table(["rank", "player", "rating", f"{level} interval", BEATS_PEOPLE, "matches",
+                  "win rate", *(_title(g) for g in games)], rows)
 
 
 def per_game(view: LeaderboardView, minimum: int) -> Table:
     level = f"{view.report.settings.level:.0%}"
-    rows = [[_title(game), UNRANKED if s.rank is None else s.rank,
-             name_cell(s.name, s.rating.entity), round(s.rating.rating, 2), s.interval,
+    met = {(v.entity, v.game): v for v in view.people if v.game is not None}
+    rows = [[_title(game), s.place, name_cell(s.name, s.rating.entity),
+             round(s.rating.rating, 2), s.interval,
+             beats_people(s.rating.entity, met.get((s.rating.entity, game)), minimum),
              s.rating.matches, round(s.rating.win_rate, 2)]
             for game, table in view.report.games.items()
             for s in standings(table, minimum)]
-    return Table(["game", "rank", "player", "rating", f"{level} interval", "matches",
-                  "win rate"], rows)
+    return Table(["game", "rank", "player", "rating", f"{level} interval", BEATS_PEOPLE,
+                  "matches", "win rate"], rows)
 
 
 def renamed(table: Table, columns: tuple[str, ...] = ("entity", "opponent")) -> Table:
@@ -137,8 +175,8 @@ def head_to_head(table: Table) -> Table:
 
 
 def plotted(table: RatingTable, minimum: int) -> RatingTable:
-    """``table`` for the plots: display names, the page's ranks (unranked entries last)."""
-    rows = [replace(s.rating, entity=s.name if s.rank is not None else f"{s.name} (unranked)",
+    """``table`` for the plots: display names, the page's ranks (provisional entries last)."""
+    rows = [replace(s.rating, entity=s.name if s.rank is not None else f"{s.name} (provisional)",
                     rank=s.rank or 0) for s in standings(table, minimum)]
     order = [table.entities.index(s.rating.entity) for s in standings(table, minimum)]
     return replace(table, rows=rows, samples=table.samples[:, order]
@@ -146,17 +184,20 @@ def plotted(table: RatingTable, minimum: int) -> RatingTable:
 
 
 def plot_labels(table: RatingTable) -> list[str]:
-    """The forest plot's row labels for a :func:`plotted` table: ``1. Name``, and unranked
+    """The forest plot's row labels for a :func:`plotted` table: ``1. Name``, and provisional
     entries (rank 0) without a number."""
     return [r.entity if r.rank == 0 else f"{r.rank}. {r.entity}" for r in table.rows]
 
 
 def note(minimum: int, table: RatingTable) -> str:
-    """The line under the summary: the minimum and who is below it."""
+    """The line under the summary: the order, the minimum and who is below it."""
     below = sum(1 for r in table.rows if r.matches < minimum)
-    text = (f"Ranked from {minimum} rated matches; "
-            f"{below} entr{'y is' if below == 1 else 'ies are'} listed unranked ({UNRANKED})."
-            if minimum else "Every entry is ranked.")
+    text = (f"Ranked from {minimum} rated matches, listed by the interval's lower bound; "
+            f"{below} entr{'y is' if below == 1 else 'ies are'} provisional, listed last "
+            "with the games still needed."
+            if minimum else "Every entry is ranked, listed by the interval's lower bound.")
+    text += (f" '{BEATS_PEOPLE.split(' (')[0]}': the share of people's sessions the agent "
+             "won (ties half), with its 95% interval; provisional below the same minimum.")
     return text + f" '{TOO_FEW}': an interval of no width, which a bootstrap gives when " \
                   "it saw too little to vary. Hover a name for its exact configuration."
 

@@ -35,8 +35,11 @@ BOARD_OUTPUTS = 11
 RATINGS_TEXT = """**How to read this.** Each agent configuration, and *People* (every session
 a person agreed to share, pooled; `human` in the API and the CSV), gets a Bradley–Terry rating: the mean of 1000 bootstrap fits
 over finished matches, each game weighted equally (1/N_game). The interval is the 5th–95th
-percentile of the fits; the rank is 1 + the number of entries whose interval lies wholly
-above. A rating difference d means P(win) = 1 / (1 + e^−d). NRA is GTBench's normalized
+percentile of the fits; rows are listed by the interval's lower bound, and the rank is 1 + the
+number of entries whose interval lies wholly above. An entry with fewer matches than the
+minimum is provisional and says how many more games it needs. *Beats people* is the share
+of people's sessions an agent won (ties half) with Wilson's 95% interval. A rating
+difference d means P(win) = 1 / (1 + e^−d). NRA is GTBench's normalized
 relative advantage of one entry over another in one game (−1 to 1); GAMA-Bench's scores are
 0–100 per game (mean ± std (sessions)), overall only when all eight games were played."""
 
@@ -156,9 +159,18 @@ def api_leaderboard(game: str, humans_only: bool, since: str, until: str,
     tables = {"overall": view.overall, "per_game": view.per_game,
               "win_probabilities": view.win_probabilities(), "nra": view.nra_table,
               "gama": view.gama}
+    tables["versus_people"] = versus_people_table(view)
     return {"summary": view.summary(), "sessions": view.revision[0],
             "matches": view.report.overall.matches, "dropped": view.report.dropped,
             **{name: {"headers": t.headers, "rows": t.rows} for name, t in tables.items()}}
+
+
+def versus_people_table(view: LeaderboardView) -> Table:
+    """"Beats X% of people" as data: per agent overall (game "") and per game, raw ids."""
+    return Table(["entity", "game", "sessions", "won", "share", "low 95%", "high 95%",
+                  "provisional"],
+                 [[v.entity, v.game or "", v.sessions, v.won, round(v.share, 4),
+                   round(v.low, 4), round(v.high, 4), v.provisional] for v in view.people])
 
 
 def api_leaderboard_csv(game: str, humans_only: bool, since: str, until: str,
@@ -190,7 +202,8 @@ def build_leaderboard() -> gr.Tab:
                 download = gr.DownloadButton("Download CSV (raw ids)", size="sm",
                                              elem_id="lb-csv")
         summary = gr.HTML(elem_id="lb-summary")
-        overall = gr.Dataframe(label="Ratings (90% interval, rank by interval overlap)",
+        overall = gr.Dataframe(label="Ratings (90% interval, listed by its lower bound; "
+                               "rank by interval overlap)",
                                interactive=False, elem_id="lb-overall", max_height=420)
         with gr.Row():
             forest = gr.Plot(label="Ratings with 90% intervals", show_label=False,
