@@ -198,11 +198,11 @@ def test_the_public_view_shows_only_what_everyone_at_the_table_sees(spec):
         public = spectate.spectate(game, PUBLIC)
         if public_board(spec):
             [board] = public.boards
-            assert board.text == text_view(spec.id, state, 0) and not public.hidden
+            assert board.text == text_view(spec.id, state, 0, watcher=True) and not public.hidden
         elif spec.public_seat is not None:  # a seat that sees only what everyone sees
             [board] = public.boards
             assert board.seat == spec.public_seat and not public.hidden
-            assert board.text == text_view(spec.id, state, spec.public_seat)
+            assert board.text == text_view(spec.id, state, spec.public_seat, watcher=True)
         else:  # every seat's view holds something private: no board at all
             assert public.boards == [] and "face down" in public.hidden
         decisions = [m for m in game.record.moves if not m.meta.get("forced")]
@@ -228,7 +228,8 @@ def test_the_public_view_shows_only_what_everyone_at_the_table_sees(spec):
             assert [b.seat for b in everything.boards] == list(range(seats))
         assert all(SEALED not in line and FACE_DOWN not in line for line in everything.moves)
         one = spectate.spectate(game, seat_view(seats - 1))
-        assert [b.text for b in one.boards] == [text_view(spec.id, state, seats - 1)]
+        assert [b.text for b in one.boards] == [text_view(spec.id, state, seats - 1,
+                                                          watcher=True)]
     finally:
         game.stop()
 
@@ -272,11 +273,11 @@ def test_a_spectator_of_a_persons_codenames_sees_the_operatives_board_never_the_
     seen = spectate.spectate(session, ALL)  # refused: public only while a person plays
     [board] = seen.boards
     assert seen.view == PUBLIC and board.seat == 1 and board.caption.startswith("As Red operative")
-    assert board.text == text_view("codenames", session.match.state, 1)
+    assert board.text == text_view("codenames", session.match.state, 1, watcher=True)
     assert "(red agent)" not in board.text and "(assassin)" not in board.text
     assert not ImageChops.difference(
         board.image.convert("RGB"),
-        image_view("codenames", session.match.state, 1).convert("RGB")).getbbox()
+        image_view("codenames", session.match.state, 1, watcher=True).convert("RGB")).getbbox()
 
 
 def test_a_spectator_of_a_persons_board_game_sees_the_board_as_the_person_does():
@@ -286,7 +287,9 @@ def test_a_spectator_of_a_persons_board_game_sees_the_board_as_the_person_does()
     session.run_agents()
     seen = spectate.spectate(session, PUBLIC)
     [board] = seen.boards
-    assert board.text == session.text() and len(seen.moves) == 3
+    mine = session.text().splitlines()  # the same board, said to a spectator, not to "you"
+    assert board.text.splitlines()[1:-1] == mine[1:-1] and len(seen.moves) == 3
+    assert mine[0] == "You are o (player 1)." and board.text.startswith("Yellow's view.")
     assert seen.moves[1].startswith("2. Ada (yellow): ")
 
 
