@@ -193,6 +193,8 @@ def test_a_spectator_link_shows_names_as_text_with_sides_and_no_consent_over_the
         _expect()(other.locator("#watch-replay-seat")).to_contain_text(name)
         for shown in ("#watch-title", "#watch-status"):
             assert not re.search(r"\byou\b", other.locator(shown).inner_text(), re.I)
+        board_text = other.locator("#watch-text").input_value()  # the replay's board as text
+        assert board_text.startswith("X's view.") and not re.search(r"\byou", board_text, re.I)
         assert other.locator("#watch-screen img[src^='http']").count() == 0
         other.get_by_role("tab", name="Play").click()
         _expect()(other.locator("#consent")).to_be_visible()  # asked where a game is started
