@@ -125,8 +125,9 @@ def _dataset_parsers(sub: argparse._SubParsersAction) -> None:
                       help="then upload it to this Hugging Face dataset repo (token: HF_TOKEN)")
     data.add_argument("--dry-run", action="store_true",
                       help="with --push: print what would be pushed, push nothing")
-    data.add_argument("--workers", type=int, default=None, metavar="N",
-                      help="processes decoding the records (default: one a core; 1: none)")
+    data.add_argument("--workers", type=int, default=1, metavar="N",
+                      help="worker processes decoding the records (default 1: none, all in "
+                           "this process; more may help on an idle multi-core machine)")
     data.set_defaults(run=_dataset)
 
     forget = sub.add_parser("forget", help="delete every stored session of one person",
@@ -163,7 +164,7 @@ def _dataset(args: argparse.Namespace) -> int:
                              "python -m games lists them")
     if args.dry_run and not args.push:
         raise ValueError("--dry-run goes with --push REPO_ID")
-    if args.workers is not None and args.workers < 1:
+    if args.workers < 1:
         raise ValueError(f"--workers {args.workers}: give 1 or more")
     if args.push:
         from sessions.dataset_hub import check_repo_id
@@ -178,7 +179,7 @@ def _dataset(args: argparse.Namespace) -> int:
         else args.db.parent
     with Store(args.db, readonly=True) as store:
         built = build(store, args.out, salt=salt_for(data_dir), selection=selection,
-                      workers=args.workers or os.cpu_count() or 1)
+                      workers=args.workers)
     print(built.note(), file=sys.stderr)
     if args.push:
         from sessions.dataset_hub import plan_upload, push

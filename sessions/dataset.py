@@ -78,9 +78,11 @@ def build(store: Any, folder: Path, *, salt: bytes, selection: Selection = EVERY
     replaced when it holds an earlier dataset; anything else there is refused). ``keys``:
     the secrets to blank (default: every key the process holds). Each table is one file,
     ``data/<table>/<shard>.parquet``: a scheduled push names its shard after the store, so
-    the shards of a store that was lost stay published beside the new one's. ``workers``:
-    processes that decode and tabulate the records (the command line uses one a core; the
-    app builds in its own process); the tables are the same for any number."""
+    the shards of a store that was lost stay published beside the new one's. ``workers`` > 1:
+    processes that decode and tabulate the records; the tables are the same for any number.
+    They cost about a quarter more CPU and a worker's memory each and gained no wall time on
+    the loaded 2-core machine they were measured on (docs/benchmarks.md), so one (this
+    process) is the default."""
     if not SHARD.fullmatch(shard):
         raise ValueError(f"shard name {shard!r}: use letters, digits, '-' or '_'")
     from agents.llm.redaction import held_keys
@@ -162,30 +164,42 @@ def _parts(store: Any, chosen: list[str], how: Chunking,
     # spawn, never fork: the app builds from a thread, and a forked child of a threaded
     # process may inherit a held lock
     context = multiprocessing.get_context("spawn")
+    where = getattr(store, "url", None) or getattr(store, "path", None)
     with context.Pool(min(workers, len(chunks)), initializer=_start_worker,
-                      initargs=(how,)) as pool:
+                      initargs=(how, where)) as pool:
         pending: deque[Any] = deque()
         for ids in chunks:  # at most workers + 1 chunks in flight: memory stays flat
-            pending.append(pool.apply_async(_worker_chunk, (sorted(store.texts_of(ids)),)))
+            # a worker reads its chunk from the store itself when it can open it: sending
+            # the records' text through a pipe cost this process more than the writing
+            chunk = ids if where else sorted(store.texts_of(ids))
+            pending.append(pool.apply_async(_worker_chunk, (chunk,)))
             if len(pending) > workers:
                 yield pending.popleft().get()
         while pending:
             yield pending.popleft().get()
 
 
-_WORKER: Chunking | None = None
+_WORKER: list[Any] = []
+"""A worker process's (Chunking, store or None)."""
 
 
-def _start_worker(how: Chunking) -> None:
-    global _WORKER
-    _WORKER = how
+def _start_worker(how: Chunking, where: str | Path | None) -> None:
     gc.disable()  # see _chunk
+    store = None
+    if where:
+        from sessions.store import Store
+
+        store = Store(where, readonly=True)
+    _WORKER[:] = [how, store]
 
 
-def _worker_chunk(texts: list[tuple[str, str]]) -> tuple[Part, set[str]]:
-    if _WORKER is None:
+def _worker_chunk(chunk: list[str] | list[tuple[str, str]]) -> tuple[Part, set[str]]:
+    """The tables of ``chunk``: ids to read from the worker's store, or (id, text) pairs."""
+    if not _WORKER:
         raise RuntimeError("a dataset worker started without its initializer")
-    return _chunk(texts, _WORKER)
+    how, store = _WORKER
+    texts = sorted(store.texts_of(chunk)) if store is not None else chunk
+    return _chunk(texts, how)  # type: ignore[arg-type]
 
 
 def _chunk(texts: list[tuple[str, str]], how: Chunking) -> tuple[Part, set[str]]:
