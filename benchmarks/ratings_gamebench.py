@@ -229,3 +229,63 @@ def report(run: GameBenchRun) -> list[str]:
         f"vs choix's I-LSR on the same resamples max |diff| {run.same_as_choix:.1e}"
         + ("" if run.reference is None else
            f"; vs the reference (before) max |diff| {run.reference:.1e}")]
+
+
+# --- one interleaved run ------------------------------------------------------------------
+
+def interleaved(path: Path, rounds: int, resamples: int) -> list[tuple[float, float, float,
+                                                                        float]]:
+    """``rounds`` times in turn: GameBench's method (all tables, ``resamples`` each, scaled
+    to 10,000) then our whole command once, so both see the same load. Per round: (method
+    wall, method CPU, command wall, command CPU), seconds."""
+    file = find(path)
+    entries = json.loads(file.read_text(encoding="utf-8"))
+    agents = sorted({k for e in entries for k in e if k != "game"})
+    games = sorted({e["game"] for e in entries})
+    argv = [sys.executable, "-m", "sessions", "ratings", "--gamebench", str(file),
+            "--bootstrap", str(BOOTSTRAP)]  # the per-game tables printed, as people run it
+    draw = random.Random(0)
+    out = []
+    for _ in range(rounds):
+        wall, cpu = time.perf_counter(), time.process_time()
+        for scope in [None, *games]:
+            gamebench_method([e for e in entries if scope in (None, e["game"])], agents,
+                             resamples, draw)
+        scale = BOOTSTRAP / resamples
+        method = ((time.perf_counter() - wall) * scale, (time.process_time() - cpu) * scale)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = time.perf_counter()
+        subprocess.run(argv, capture_output=True, text=True, check=True)
+        command_wall = time.perf_counter() - wall
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        command_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        out.append((*method, command_wall, command_cpu))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import os
+    import statistics
+
+    parser = argparse.ArgumentParser(description="GameBench's method and our whole ratings "
+                                                 "command, in turn, on GameBench's file")
+    parser.add_argument("path", type=Path, help="GameBench's matches.json or its checkout")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--resamples", type=int, default=200,
+                        help="GameBench's method per table per round (scaled to 10,000)")
+    args = parser.parse_args(argv)
+    rows = interleaved(args.path, args.rounds, args.resamples)
+    for n, (mw, mc, cw, cc) in enumerate(rows, 1):
+        print(f"round {n}: GameBench's method {mw:.1f} s wall ({mc:.1f} s CPU); ours "
+              f"{cw:.2f} s wall ({cc:.2f} s CPU): {mw / cw:.0f}x wall, {mc / cc:.0f}x CPU")
+    wall = statistics.median(mw / cw for mw, _, cw, _ in rows)
+    cpu = statistics.median(mc / cc for _, mc, _, cc in rows)
+    print(f"median: {wall:.0f}x wall, {cpu:.0f}x CPU (load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores); target >= 50x: "
+          f"{'met' if min(wall, cpu) >= 50 else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
