@@ -12,18 +12,8 @@ API (for gradio_client): /new_game, /move, /click, /plan, /resign, /state, /set_
 from __future__ import annotations
 
 import os
-import sys
-
-if __name__ == "__main__" and not os.environ.get("PYTHONMALLOC"):
-    # Memory freed when browser sessions end goes back to the system only with the C
-    # allocator; Python's own keeps most of it in its arenas (1,000 silent sessions: 443 of
-    # their 618 MB still held after they ended; python -m benchmarks.session_memory).
-    # Start again with it before anything is imported (same process id);
-    # PYTHONMALLOC=pymalloc keeps Python's, for about a fifth less CPU per request.
-    os.environ["PYTHONMALLOC"] = "malloc"
-    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
-
 import signal
+import sys
 import threading
 import time
 from typing import Any
