@@ -14,7 +14,7 @@ sessions and ``--settle`` seconds (every import, cache and worker thread made, t
 sessions ended). Also prints how many of the burst's games were stored (as
 abandoned) by the end.
 
-    .venv/bin/python -m benchmarks.session_memory --malloc       # the real 5-minute figure
+    .venv/bin/python -m benchmarks.session_memory                # the real 5-minute figure
     .venv/bin/python -m benchmarks.session_memory --sessions 300 --wait 40 --idle 10 \
         --settle 20  # quick
 """
