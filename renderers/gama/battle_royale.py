@@ -32,6 +32,9 @@ class BattleRoyaleView(GamaView):
     def seat_label(self, seat: int) -> str:
         return _player_id(seat)
 
+    def watched_name(self, seat: int) -> str:
+        return player_name(seat)  # as the results table names the shooters
+
     def progress(self, state: pyspiel.State) -> str:
         left = len(state.remaining())
         return (f"Round {len(state.turns) + 1} (the game stops after "

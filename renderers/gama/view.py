@@ -175,7 +175,7 @@ class GamaView:
         """The seat's view for a watcher: the same facts, each round as a row of the results
         table, the seat named instead of "you" (GAMA's sentences speak to the seat)."""
         spec = registry.get(self.game_id)
-        name = self.seat_label(seat)
+        name = self.watched_name(seat)
         lines = [f"{spec.title}. {capital(name)}'s view."]
         if self.progress(state):
             lines.append(self.progress(state) + ".")
@@ -195,6 +195,10 @@ class GamaView:
             lines.append(f"{capital(name)} decides now." if self.acting(state, seat)
                          else f"{capital(name)} waits for the other players.")
         return "\n".join(line for line in lines if line)
+
+    def watched_name(self, seat: int) -> str:
+        """The seat as a watcher's view names it (as the results table does)."""
+        return self.seat_label(seat)
 
     def total(self, state: pyspiel.State, seat: int) -> str:
         """The seat's running result in words (``Your total: 15``)."""
@@ -229,7 +233,7 @@ class GamaView:
         """The plot of the rounds so far; its title names the seat whose view it is (for a
         ``watcher``, every label names the seat instead of saying "you")."""
         plot = self.plot(state, seat)
-        name = self.seat_label(seat)
+        name = self.seat_label(seat) if not watcher else self.watched_name(seat)
         if not watcher:
             return _drawn(replace(plot, title=f"{plot.title} (you: {name})")).copy()
         return _drawn(replace(

@@ -18,8 +18,9 @@ def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     a ``watcher``, a spectator of that seat: the seat named, never "you")."""
     found = hive.choices(state)
     position = found.position
-    lines = [seat_line(seat, NAMES, watcher=watcher),
-             turn_line(state, seat, NAMES, watcher=watcher)]
+    names = SHORT if watcher else NAMES
+    lines = [seat_line(seat, names, watcher=watcher),
+             turn_line(state, seat, names, watcher=watcher)]
     lines.append(f"Move {len(state.history()) + 1}. Coordinates are axial (q,r); the "
                  "neighbours of (q,r) are E (q+1,r), W (q-1,r), NE (q+1,r-1), NW (q,r-1), "
                  "SE (q,r+1), SW (q-1,r+1).")

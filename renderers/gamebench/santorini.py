@@ -197,8 +197,9 @@ def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     """The board (levels and workers), workers' levels, the last move, the legal moves (for
     a ``watcher``: the seat named, never "you")."""
     assert isinstance(state, SantoriniState)
-    lines = [seat_line(seat, NAMES, watcher=watcher),
-             turn_line(state, seat, NAMES, watcher=watcher)]
+    names = list(SIDES) if watcher else NAMES
+    lines = [seat_line(seat, names, watcher=watcher),
+             turn_line(state, seat, names, watcher=watcher)]
     lines.append("Board, rank 5 at the top: each square is its level (0-3, D = dome) and the "
                  "worker on it (. = none).")
     lines.append("    " + "   ".join(santorini.FILES))

@@ -28,7 +28,7 @@ PAWN_EDGE = {"b": (10, 10, 12), "w": (70, 70, 80)}
 WATCHER = True
 """``text`` and ``image`` take ``watcher=True``: the seat's view for a spectator (the side
 named, never "you")."""
-SEEN = ["Black (moving down)", "White (moving up)"]
+SEEN = ["Black", "White"]
 """The seats as a watcher's text view names them (as the image draws them)."""
 
 
