@@ -117,3 +117,25 @@ def test_the_players_own_view_still_says_you(game_id, monkeypatch):
             if any(YOU.search(w) for w in words):
                 return
     raise AssertionError(f"no picture says you: {drawn[:12]}")
+
+
+@pytest.mark.parametrize("game_id", ["kuhn_poker", "liars_dice", "first_sealed_auction",
+                                     "air_land_sea"])
+def test_a_watchers_view_of_a_seat_hides_what_the_seat_cannot_see(game_id):
+    """A watcher's copy of a seat's view is the same in every world that seat cannot tell
+    apart (the other hands, dice and bids stay hidden until the end)."""
+    from agents.search import consistent_worlds
+
+    states = [s for s in random_states(get(game_id), 1)
+              if not s.is_chance_node() and not s.is_terminal()]
+    hidden = 0
+    for state in states[:: max(1, len(states) // 4)]:
+        for seat in range(state.num_players()):
+            worlds, _ = consistent_worlds(state, seat)
+            hidden += len({str(w) for w in worlds}) > 1
+            text = text_view(game_id, state, seat, watcher=True)
+            picture = image_view(game_id, state, seat, watcher=True).tobytes()
+            for world in worlds[:3]:
+                assert text_view(game_id, world, seat, watcher=True) == text
+                assert image_view(game_id, world, seat, watcher=True).tobytes() == picture
+    assert hidden, "no state had anything to hide"
