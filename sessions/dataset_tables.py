@@ -252,10 +252,16 @@ def rows_of(record: dict[str, Any], names: Pseudonyms, out: Rows, *, talking: bo
         usage = meta.get("usage") if meta else None
         rejected = move.get("rejected")
         started = move["started_at"]
-        moves.append((sid, index, move["node"], seat, move["action"], label, public, raw,
-                      move.get("reasoning", ""), bool(move.get("fallback")), started,
-                      move["ended_at"] - started, len(rejected) if rejected else 0,
-                      *(_usage(usage) if usage else NO_USAGE)))
+        if usage:
+            moves.append((sid, index, move["node"], seat, move["action"], label, public, raw,
+                          move.get("reasoning", ""), bool(move.get("fallback")), started,
+                          move["ended_at"] - started, len(rejected) if rejected else 0,
+                          *_usage(usage)))
+        else:  # no model's usage (most moves): the row written out, no tuple unpacked
+            moves.append((sid, index, move["node"], seat, move["action"], label, public, raw,
+                          move.get("reasoning", ""), True if move.get("fallback") else False,
+                          started, move["ended_at"] - started,
+                          len(rejected) if rejected else 0, None, None, 0, None, False))
         if words is not None:
             talk.append((sid, index, seat, kinds[seat] if seat >= 0 else "chance", label,
                          words, public))
