@@ -291,6 +291,6 @@ def test_a_stale_submit_is_refused():
     session.submit(Text(text="cheap"))
     session.run_agents()
     assert session.over
-    with pytest.raises(NotYourTurn, match="The game is over"):
+    with pytest.raises(NotYourTurn, match="This game is over"):
         session.submit(Text(text="cheap"))
-    assert session.play_text("cheap").startswith("The game is over")
+    assert session.play_text("cheap").startswith("This game is over")

@@ -93,7 +93,7 @@ def test_spectator_pages_hold_no_queue_worker_and_closed_ones_stop_counting_in_s
         answer = await asyncio.wait_for(anext(screens), 10)
         while answer.moves != len(moved["moves"]):
             answer = await asyncio.wait_for(anext(screens), 10)
-        assert answer.html and answer.moves >= 2 and "<b>Ada to move.</b>" in answer.html
+        assert answer.html and answer.moves >= 2 and "<b>Ada (X) to move.</b>" in answer.html
 
     asyncio.run(scenario())
 
