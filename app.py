@@ -42,8 +42,7 @@ def build_app() -> gr.Blocks:
         store_problem = gr.HTML(visible=False, elem_id="store-problem")  # a read-only folder
         question = consent.build_consent(profile)
         with gr.Tab("Play") as play_tab:
-            game, about, rules, opponent, hint, width = play.build_play(profile, session,
-                                                                        keyring)
+            game, chosen, width = play.build_play(profile, session, keyring)
         watching = watch.build_watch(keyring)
         history.build_history(profile)
         leaderboard.build_leaderboard()
@@ -53,8 +52,7 @@ def build_app() -> gr.Blocks:
                  api_visibility="private")
         app.load(store_notice, None, store_problem, api_visibility="private")
         play_tab.select(consent.ask_on_play, profile, question.box, api_visibility="private")
-        app.load(play.choose_game, game, [about, rules, opponent, hint],
-                 api_visibility="private")
+        app.load(play.choose_game, game, chosen, api_visibility="private")
         app.load(None, None, width, js=play.WIDTH_JS)  # phones get narrow board layouts
         watch.wire_load(app, watching)  # ?watch=<id> links and the showcase
         app.unload(_closed)

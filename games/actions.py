@@ -46,6 +46,7 @@ from games.grammar import SummaryFn, squash
 from games.registry import GameSpec
 
 MAX_TYPED_CHARS = 200
+"""The most characters a person's typed move may have (a move is a few words)."""
 MAX_TYPED_TALK_CHARS = MAX_TYPED_CHARS + talk.MAX_WORDS_CHARS
 """The typed-text limit of games played by talking (a question with its addressee)."""
 MAX_LLM_CHARS = 16_000
@@ -298,10 +299,15 @@ def _resolve_click(spec: GameSpec, legal: list[LegalMove], path: tuple[str, ...]
     )
 
 
+def typed_limit(spec: GameSpec) -> int:
+    """The most characters a person's typed move may have in ``spec``'s game: the one limit
+    the adapter applies and the page's text boxes take (``max_length``)."""
+    return MAX_TYPED_CHARS if spec.grammar.free_text is None else MAX_TYPED_TALK_CHARS
+
+
 def _resolve_text(spec: GameSpec, state: pyspiel.State, player: int, legal: list[LegalMove],
                   text: str, source: str) -> LegalMove:
-    typed = MAX_TYPED_CHARS if spec.grammar.free_text is None else MAX_TYPED_TALK_CHARS
-    limit = MAX_LLM_CHARS if source == "llm" else typed
+    limit = MAX_LLM_CHARS if source == "llm" else typed_limit(spec)
     if not text.strip():
         raise _reject(EmptyMove, spec, legal, "the answer is empty", text)
     if len(text) > limit:

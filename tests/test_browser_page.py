@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from games.actions import MAX_TYPED_CHARS, MAX_TYPED_TALK_CHARS
 from games.gamebench import hive
 from games.registry import get
 from renderers import renderer
@@ -124,6 +125,12 @@ def test_notices_rules_and_typed_text_are_shown_as_written(page):
     page.get_by_text("Rules", exact=True).click()
     _expect()(page.locator("#rules")).to_contain_text(
         "cells are written C<column>R<row>, with columns numbered")
+    # the typed box cuts where the adapter refuses (games.actions.typed_limit): a talking
+    # game's moves carry words, so its box takes more
+    typed = page.locator("#typed textarea, #typed input")
+    _expect()(typed).to_have_attribute("maxlength", str(MAX_TYPED_CHARS))
+    _choose(page, "game", "Word and social games › Codenames")
+    _expect()(typed).to_have_attribute("maxlength", str(MAX_TYPED_TALK_CHARS))
 
 
 def test_a_hive_move_with_a_backslash_keeps_it(page):

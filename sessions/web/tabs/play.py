@@ -16,6 +16,7 @@ from typing import Any
 import gradio as gr
 import numpy as np
 
+from games.actions import MAX_TYPED_CHARS, typed_limit
 from games.registry import get
 from renderers import seat_label, side_name
 from sessions.web import (
@@ -77,8 +78,6 @@ FRAME = 6
 """A new game's outputs: the session, the setup, the bar, the game area, the "Back to the
 game" button, the spectator link; then the screen's outputs (the bar's text first: a blind
 battle's opponent is named there once the game ends)."""
-MAX_TYPED = 200
-"""Characters a typed move may have (a move is a few words; longer text is cut)."""
 
 
 def show(session: PlaySession | None, screen: Screen | None = None) -> list[Any]:
@@ -343,12 +342,15 @@ def start_table(game_id: str, seat: str, count: float | None, rounds: float | No
 
 
 def choose_game(game_id: str) -> tuple[Any, ...]:
+    """The setup for the game picked (about, rules, opponents) and the typed-move box's hint
+    and limit (the adapter's: longer text is cut on the page), as :func:`build_play`'s
+    ``chosen`` lists them."""
     spec = get(game_id)
     options = blind.with_mystery(spec, players.opponents_for(spec))
     return (play_html.about(spec), play_html.rules(spec),
             gr.update(choices=[(o.label, o.spec) for o in options],
                       value=options[0].spec if options else None),
-            play_html.hint(spec.grammar.hint))
+            play_html.hint(spec.grammar.hint), gr.update(max_length=typed_limit(spec)))
 
 
 def describe_opponent(game_id: str, spec: str | None) -> str:
@@ -447,7 +449,7 @@ def build_area() -> dict[str, Any]:
                 hint = gr.HTML(elem_id="typed-hint")
                 with gr.Row(equal_height=True):
                     text = gr.Textbox(show_label=False, elem_id="typed", scale=3,
-                                      min_width=160, container=False, max_length=MAX_TYPED,
+                                      min_width=160, container=False, max_length=MAX_TYPED_CHARS,
                                       placeholder="your move, as text")
                     text_play = gr.Button("Play", size="sm", scale=1, min_width=80)
             with gr.Accordion("Board as text", open=False):
@@ -488,8 +490,8 @@ def build_play(profile: gr.BrowserState, session: gr.State,
                a["thinking"], *a["table_view"]["outputs"], *a["talk_view"]["outputs"],
                a["seen"], a["shown"]]
     framed = [session, s["setup"], bar, a["area"], s["back"], a["link"], *outputs]
-    s["game"].change(choose_game, s["game"], [s["about"], s["rules"], s["opponent"], a["hint"]],
-                     **PRIVATE)
+    chosen = [s["about"], s["rules"], s["opponent"], a["hint"], a["text"]]
+    s["game"].change(choose_game, s["game"], chosen, **PRIVATE)
     wire_setup(s, profile, keyring)
 
     keyed = s["start"].click(take_key, [s["opponent"], s["key"], keyring],
@@ -527,7 +529,7 @@ def build_play(profile: gr.BrowserState, session: gr.State,
     gr.on([s["start"].click, s["table_setup"]["start"].click, s["talk_setup"]["start"].click,
            a["again"].click, a["swap"].click], clear_typed, None,
           [a["text"], a["talk_view"]["words"]], **PRIVATE)
-    return s["game"], s["about"], s["rules"], s["opponent"], a["hint"], width
+    return s["game"], chosen, width
 
 
 def wire_setup(s: dict[str, Any], profile: gr.BrowserState, keyring: gr.State) -> None:

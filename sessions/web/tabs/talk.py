@@ -14,6 +14,7 @@ from typing import Any
 
 import gradio as gr
 
+from games.actions import MAX_TYPED_TALK_CHARS
 from sessions.web import talk
 from sessions.web.talk import MAX_SEATS, TalkScreen
 
@@ -86,7 +87,8 @@ def build_talk_view() -> dict[str, Any]:
         seats = gr.HTML(elem_id="talk-seats")
         log = gr.HTML(elem_id="talk-log", container=True)
         with gr.Row():
-            words = gr.Textbox(label="Your words", elem_id="talk-text", scale=4, max_lines=3)
+            words = gr.Textbox(label="Your words", elem_id="talk-text", scale=4, max_lines=3,
+                               max_length=MAX_TYPED_TALK_CHARS)  # the adapter's limit
             say = gr.Button("Say it", variant="primary", scale=1, elem_id="talk-say")
     return {"outputs": [box, seats, log, words], "words": words, "say": say}
 
