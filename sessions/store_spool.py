@@ -23,12 +23,20 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from sessions.record import MatchRecord
 
-if TYPE_CHECKING:
-    from sessions.store import Store
+
+class Store(Protocol):
+    """What the spool needs of a store (:class:`sessions.store.Store`): where it is, and
+    saving one record (replacing any record of the same session id)."""
+
+    path: Path | None
+    where: str
+
+    def save(self, record: MatchRecord) -> Any: ...
+
 
 log = logging.getLogger("arena.store")
 
