@@ -7,7 +7,14 @@ and :mod:`renderers.common`. This package may import ``games`` (the rules and th
 ``games.seat_view`` type); it never imports ``agents`` or ``sessions``, and the rules never
 import it.
 
-Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of (state, seat):
+Each module ``renderers/<benchmark>/<game_id>.py`` is a set of pure functions of (state, seat),
+declared at its end as one typed :class:`~renderers.contract.Renderer` (``RENDERER =
+Renderer(page=..., text=text, image=image, hit_test=hit_test, <its optional hooks>)``; a
+GAMA-Bench module ``RENDERER = VIEW.renderer()``). Callers get it with :func:`renderer_for`
+and read its fields (an absent hook is None), and ask :func:`page_kind` how the game is played
+on the page (``board``, ``buttons``, ``rounds``) instead of testing its id or benchmark.
+``tests/test_renderer_contract.py`` checks every game's declaration. The module itself
+(:func:`renderer`) is for its internals (layouts, ``centres`` in tests). The functions:
 
 - ``text(state, seat) -> str``: the seat's view as text (for LLM prompts, screen readers
   and golden files). It shows only what the rules reveal to that seat.
@@ -82,13 +89,20 @@ from types import ModuleType
 import pyspiel
 from PIL import Image, PngImagePlugin
 
+from renderers.contract import PageKind, Renderer
+
+__all__ = ["GROUPS", "PageKind", "Renderer", "click_target", "ending", "image_view", "page_kind",
+           "png", "renderer", "renderer_for", "seat_label", "seen_to_move", "side_name",
+           "text_view"]
+
 GROUPS = ("gtbench", "gamebench", "gama")
 """The renderer packages, one per benchmark (as in ``games/``)."""
 
 
 @functools.cache
 def renderer(game_id: str) -> ModuleType:
-    """The renderer module of ``game_id``, from whichever benchmark package holds it."""
+    """The renderer module of ``game_id``, from whichever benchmark package holds it (its
+    internals: layouts, colours; the views and hooks are :func:`renderer_for`'s)."""
     for group in GROUPS:
         name = f"renderers.{group}.{game_id}"
         if importlib.util.find_spec(name) is not None:
@@ -96,14 +110,23 @@ def renderer(game_id: str) -> ModuleType:
     raise KeyError(f"no renderer for game {game_id!r}")
 
 
+def renderer_for(game_id: str) -> Renderer:
+    """The :class:`~renderers.contract.Renderer` ``game_id``'s module declares (``RENDERER``;
+    read each time, so a test may put another in its place)."""
+    declared = vars(renderer(game_id)).get("RENDERER")
+    if not isinstance(declared, Renderer):
+        raise TypeError(f"renderers.{game_id} declares no RENDERER = Renderer(...)")
+    return declared
+
+
 def text_view(game_id: str, state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
     """The text view of ``state`` for ``seat``; ``watcher`` for someone who is not that
     player (a spectator): the same facts, the seat named instead of "you", where the game
-    has such a view (``WATCHER``)."""
-    module = renderer(game_id)
-    if watcher and getattr(module, "WATCHER", False):
-        return str(module.text(state, seat, watcher=True))
-    return str(module.text(state, seat))
+    has such a view (``watcher``)."""
+    view = renderer_for(game_id)
+    if watcher and view.watcher:
+        return str(view.text(state, seat, watcher=True))
+    return str(view.text(state, seat))
 
 
 def image_view(game_id: str, state: pyspiel.State, seat: int, *,
@@ -113,25 +136,21 @@ def image_view(game_id: str, state: pyspiel.State, seat: int, *,
     """The image of ``state`` as ``seat`` sees it (see the module docstring for options);
     ``narrow`` asks for the layout for narrow screens where the game has one; ``watcher``
     for a spectator's copy (no "(you)") where the game draws one."""
-    module = renderer(game_id)
-    extra: dict[str, bool] = {"narrow": True} if narrow and getattr(module, "NARROW", False) \
-        else {}
-    if watcher and getattr(module, "WATCHER", False):
+    view = renderer_for(game_id)
+    extra: dict[str, bool] = {"narrow": True} if narrow and view.narrow else {}
+    if watcher and view.watcher:
         extra["watcher"] = True
-    return module.image(state, seat, selection=tuple(selection), targets=tuple(targets),
-                        last=last, **extra)
+    return view.image(state, seat, selection=tuple(selection), targets=tuple(targets),
+                      last=last, **extra)
 
 
 def click_target(game_id: str, state: pyspiel.State, seat: int, x: float, y: float, *,
                  selection: Sequence[str] = (), narrow: bool = False) -> str | None:
     """The click target at (x, y) of ``seat``'s image (the ``narrow`` layout's when asked
     for and the game has one), or None (also for games without targets)."""
-    module = renderer(game_id)
-    hit = getattr(module, "hit_test", None)
-    if hit is None:
-        return None
-    extra = {"narrow": True} if narrow and getattr(module, "NARROW", False) else {}
-    return hit(state, seat, x, y, selection=tuple(selection), **extra)
+    view = renderer_for(game_id)
+    extra = {"narrow": True} if narrow and view.narrow else {}
+    return view.hit_test(state, seat, x, y, selection=tuple(selection), **extra)
 
 
 def png(image: Image.Image) -> bytes:
@@ -149,14 +168,14 @@ def png(image: Image.Image) -> bytes:
 
 def side_name(game_id: str, seat: int) -> str:
     """The side ``seat`` plays as the image draws it (``X``, ``White``, ``red``), or ''."""
-    sides = getattr(renderer(game_id), "SIDES", ())
+    sides = renderer_for(game_id).sides
     return str(sides[seat]) if 0 <= seat < len(sides) else ""
 
 
 def ending(game_id: str, state: pyspiel.State) -> str:
     """What decided a finished game in a few words (a renderer's optional ``ending``:
     ``Red wins: Blue hit the assassin``), or '' when the renderer does not say."""
-    said = getattr(renderer(game_id), "ending", None)
+    said = renderer_for(game_id).ending
     return said(state) if said is not None and state.is_terminal() else ""
 
 
@@ -166,12 +185,18 @@ def seen_to_move(game_id: str, state: pyspiel.State, seat: int | None,
     view). ``to_move`` unless the game hides who acts (a renderer's optional
     ``seen_to_move``: in Two Rooms and a Boom the other room must not see that a share was
     offered, so it sees the giver's turn go on while the other player answers)."""
-    seen = getattr(renderer(game_id), "seen_to_move", None)
+    seen = renderer_for(game_id).seen_to_move
     return list(to_move) if seen is None else seen(state, seat, list(to_move))
 
 
 def seat_label(game_id: str, seat: int) -> str:
     """How ``game_id``'s texts name ``seat`` (``player 3``, ``pirate 4``); ``seat N`` (from 1)
     for games whose renderer does not say."""
-    name = getattr(renderer(game_id), "seat_label", None)
+    name = renderer_for(game_id).seat_label
     return name(seat) if name is not None else f"seat {seat + 1}"
+
+
+def page_kind(game_id: str) -> PageKind:
+    """How a person plays ``game_id`` on the page: ``board``, ``buttons`` or ``rounds``
+    (GAMA-Bench's rounds), as its renderer declares."""
+    return renderer_for(game_id).page

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageDraw
@@ -57,9 +58,14 @@ def _centre(match):
     return ActionId(action=next(m.action for m in match.legal(0) if m.label == "C2R2"))
 
 
+def _draw_with(monkeypatch, image) -> None:
+    """Tic-tac-toe's renderer with ``image`` as its drawing (renderers.renderer_for reads it)."""
+    monkeypatch.setattr(tic_renderer, "RENDERER", replace(tic_renderer.RENDERER, image=image))
+
+
 @pytest.mark.parametrize("spec", ["openai/gpt-4o-mini", "anthropic/claude-haiku-4-5+cot+json"])
 def test_a_vision_model_gets_the_seats_board_image(fake, monkeypatch, spec):
-    monkeypatch.setattr(tic_renderer, "image", board, raising=False)
+    _draw_with(monkeypatch, board)
     view, decision = act(fake, spec)
     [request] = fake.requests
     expected = png(board(view.state, view.seat))
@@ -76,17 +82,8 @@ def test_a_vision_model_gets_the_seats_board_image(fake, monkeypatch, spec):
         assert content[1]["image_url"]["url"].startswith("data:image/png;base64,")
 
 
-def test_no_image_when_the_renderer_draws_none_yet(fake, monkeypatch):
-    monkeypatch.delattr(tic_renderer, "image", raising=False)
-    _, decision = act(fake, "openai/gpt-4o-mini")
-    assert fake.requests[0].images() == []
-    assert "attached image" not in fake.requests[0].prompt
-    assert decision.meta["llm"]["image"] == {"sent": False,
-                                             "why": "this game's renderer draws no image yet"}
-
-
 def test_text_only_models_never_get_the_image(fake, monkeypatch):
-    monkeypatch.setattr(tic_renderer, "image", board, raising=False)
+    _draw_with(monkeypatch, board)
     act(fake, "openai/gpt-4o-mini+novision")
     act(fake, "compat/qwen2.5:7b")
     assert all(request.images() == [] for request in fake.requests)
@@ -96,7 +93,7 @@ def test_a_broken_drawing_does_not_cost_the_move(fake, monkeypatch):
     def broken(state, seat, **options):
         raise ValueError("no pen")
 
-    monkeypatch.setattr(tic_renderer, "image", broken, raising=False)
+    _draw_with(monkeypatch, broken)
     _, decision = act(fake, "openai/gpt-4o-mini")
     assert decision.failure is None
     assert decision.meta["llm"]["image"]["why"] == "the board image failed: ValueError"

@@ -11,8 +11,9 @@ import pytest
 from games.gama.scoring import MEASURES
 from games.registry import all_games, get
 from renderers.gama.view import Plot, Series, draw, round_ticks
+from sessions.ratings.gama_table import GAMES
 from sessions.web import play_html, replays
-from sessions.web.gama_screen import GAMES, is_table
+from sessions.web.gama_screen import is_table
 from sessions.web.plain import escape, paragraphs
 from sessions.web.play import PlaySession
 from sessions.web.players import Person, agent_name, new_player_id

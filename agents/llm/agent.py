@@ -34,7 +34,7 @@ from agents.llm.chat import Chat
 from agents.llm.config import Opponent
 from agents.llm.events import EventSink, LLMEvent, emitter
 from agents.llm.usage import Usage, cost
-from renderers import png, renderer
+from renderers import png, renderer_for
 
 SAMPLE_TEMPERATURE = 0.7
 _NO_ANSWER = ("api_error", "timeout", "cancelled", "too_long")
@@ -169,9 +169,7 @@ class LLMAgent:
     def _image(self, view: SeatView) -> tuple[bytes | None, str]:
         if not self.vision:
             return None, "text only"
-        draw = getattr(renderer(view.game.id), "image", None)
-        if draw is None:
-            return None, "this game's renderer draws no image yet"
+        draw = renderer_for(view.game.id).image
         try:  # the seat's board, encoded as the page encodes the one the person sees
             encoded = png(draw(view.state, view.seat))
         except Exception as err:  # a drawing bug must not cost the model its move

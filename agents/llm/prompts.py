@@ -16,7 +16,7 @@ from typing import Any
 
 from agents.base import SeatView
 from agents.llm.chat import Turn
-from renderers import renderer
+from renderers import renderer_for
 
 SYSTEM = (
     "You are a strong and careful game player. You are playing {title} against an opponent. "
@@ -110,14 +110,14 @@ def position(view: SeatView, *, image: bool) -> Position:
     spec = view.game
     labels = tuple(move.label for move in view.legal)
     seen = "\nThe attached image shows the same position, as you see it." if image else ""
-    own = getattr(renderer(spec.id), "prompt", None)
+    own = renderer_for(spec.id).prompt
     if own is not None:
         context = f"# {spec.title}\n\n{own(view.state, view.seat).strip()}{seen}"
         return Position(SYSTEM_OWN.format(title=spec.title), context, labels, own_format=True)
     worded = [move for move in view.legal if move.says]
     form = spec.grammar.free_text
     listed = [move.label for move in view.legal if not move.says]
-    summary = getattr(renderer(spec.id), "legal_summary", None)
+    summary = renderer_for(spec.id).legal_summary
     moves = ""
     if summary is not None and listed:  # too many to list (Sea Battle's 512 orders)
         moves = summary(view.state, view.seat, listed)

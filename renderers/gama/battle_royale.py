@@ -117,4 +117,5 @@ class BattleRoyaleView(GamaView):
 
 
 VIEW = BattleRoyaleView()
+RENDERER = VIEW.renderer()
 __getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

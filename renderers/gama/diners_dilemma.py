@@ -74,4 +74,5 @@ class DinersView(RoundsView):
 
 
 VIEW = DinersView()
+RENDERER = VIEW.renderer()
 __getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

@@ -72,4 +72,5 @@ class DivideView(RoundsView):
 
 
 VIEW = DivideView()
+RENDERER = VIEW.renderer()
 __getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

@@ -79,4 +79,5 @@ class ElFarolView(RoundsView):
 
 
 VIEW = ElFarolView()
+RENDERER = VIEW.renderer()
 __getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

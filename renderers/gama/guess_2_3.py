@@ -80,4 +80,5 @@ class GuessView(RoundsView):
 
 
 VIEW = GuessView()
+RENDERER = VIEW.renderer()
 __getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pyspiel
 
@@ -207,4 +208,5 @@ class PirateView(GamaView):
 
 
 VIEW = PirateView()
+RENDERER = replace(VIEW.renderer(), plan_fields=plan_fields, plan_moves=plan_moves)
 __getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

@@ -80,4 +80,5 @@ class PublicGoodsView(RoundsView):
 
 
 VIEW = PublicGoodsView()
+RENDERER = VIEW.renderer()
 __getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

@@ -79,4 +79,5 @@ class AuctionView(RoundsView):
 
 
 VIEW = AuctionView()
+RENDERER = VIEW.renderer()
 __getattr__ = VIEW.module_attribute  # text, image, table, control, prompt, ...

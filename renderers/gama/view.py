@@ -28,6 +28,7 @@ from games import registry
 from games.gama import scoring
 from games.gama.common import number_text, player_name
 from games.seat_view import SeatView
+from renderers.contract import Renderer
 
 WIDTH, HEIGHT, DPI = 8.0, 4.2, 100
 RENDERER_API = ("text", "image", "table", "control", "prompt", "messages", "hit_test",
@@ -137,12 +138,19 @@ class GamaView:
 
     def module_attribute(self, name: str) -> Any:
         """The renderer function ``name`` of this view, for the game's renderer module to
-        export (``__getattr__ = VIEW.module_attribute``): the module then has the renderer
+        export (``RENDERER = VIEW.renderer()
+__getattr__ = VIEW.module_attribute``): the module then has the renderer
         contract of :mod:`renderers` and nothing else (no ``centres``, no ``buttons``)."""
         if name in RENDERER_API:
             return getattr(self, name)
         raise AttributeError(f"module renderers.{self.game_id} has no attribute {name!r}")
 
+
+    def renderer(self) -> Renderer:
+        """This view as the game's :class:`~renderers.contract.Renderer` (a ``rounds`` page)."""
+        return Renderer(page="rounds", text=self.text, image=self.image, hit_test=self.hit_test,
+                        watcher=self.WATCHER, seat_label=self.seat_label, prompt=self.prompt,
+                        messages=self.messages, rounds=self)
 
     def acting(self, state: pyspiel.State, seat: int) -> bool:
         if state.is_terminal() or state.is_chance_node():
@@ -317,10 +325,10 @@ def capital(words: str) -> str:
 
 
 def view_of(game_id: str) -> GamaView:
-    from renderers import renderer
+    from renderers import renderer_for
 
-    view = getattr(renderer(game_id), "VIEW", None)
-    if not isinstance(view, GamaView):
+    view = renderer_for(game_id).rounds
+    if view is None:
         raise KeyError(f"{game_id} is not a GAMA-Bench game")
     return view
 

@@ -33,6 +33,7 @@ from games.gamebench.air_land_sea_cards import (
 from games.gamebench.air_land_sea_rules import AirLandSeaState
 from games.gamebench.air_land_sea_view import SeatTable, decision, seat_table, zone
 from renderers import drawing as d
+from renderers.contract import Renderer
 from renderers.gamebench.air_land_sea_draw import (
     BACK,
     BACK_INK,
@@ -253,3 +254,9 @@ def _log(canvas: d.Canvas, table: SeatTable) -> None:
         canvas.text((MARGIN, LOG[0] + 6 + i * 20), canvas.fit(line, WIDTH - 2 * MARGIN,
                                                                size=13, bold=newest),
                     size=13, bold=newest, fill=d.INK)
+
+
+RENDERER = Renderer(
+    page="buttons", text=text, image=image, hit_test=hit_test, watcher=WATCHER, narrow=NARROW,
+    centres=centres,
+)

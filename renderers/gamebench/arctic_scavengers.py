@@ -31,6 +31,7 @@ from games.gamebench.arctic_moves import seat_name
 from games.gamebench.arctic_sight import Sight, TribeSight, sight
 from games.gamebench.arctic_table import ROUNDS
 from renderers import drawing as d
+from renderers.contract import Renderer
 from renderers.gamebench import arctic_narrow
 from renderers.gamebench.arctic_draw import (
     ICE,
@@ -287,3 +288,10 @@ def turn_summary(labels: list[str]) -> str:
     done = [label for label in labels
             if label not in _BUILDING and not label.startswith("add ")]
     return "; ".join(done) if done else (labels[-1] if labels else "")
+
+
+RENDERER = Renderer(
+    page="buttons", text=text, image=image, hit_test=hit_test, watcher=WATCHER, narrow=NARROW,
+    centres=centres, seat_label=seat_label, turn_summary=turn_summary,
+    turn_over=turn_over,
+)

@@ -16,6 +16,7 @@ from PIL import Image
 from games import talk as talk_
 from games.gamebench import are_you_the_traitor as ayt
 from games.gamebench.social import player
+from renderers.contract import Renderer
 from renderers.drawing import HEADER_HEIGHT, INK, MUTED, Canvas, Colour, header
 
 WIDTH = 740
@@ -210,3 +211,9 @@ def _now(state: ayt.TraitorState, seat: int, watcher: bool = False) -> str:
         ", stop: accuse player <N> (ends the round)"
     return ("Your turn: ask player <N>: <question>, say: <statement>" + stop + ", or pass. "
             f"Turn {state.turns + 1} of {ayt.LAPS * state.players} this round.")
+
+
+RENDERER = Renderer(
+    page="buttons", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    seat_label=seat_label, seat_type=seat_type, talk=talk, teams_known=teams_known,
+)

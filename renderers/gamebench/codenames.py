@@ -23,6 +23,7 @@ from games.gamebench.codenames import (
     SEAT_NAMES,
     CodenamesState,
 )
+from renderers.contract import Renderer
 from renderers.drawing import HEADER_HEIGHT, INK, MUTED, Canvas, Colour, header
 
 COLUMNS = 5
@@ -281,3 +282,10 @@ def _now(state: CodenamesState, seat: int, watcher: bool = False) -> str:
     end = " or end turn" if state.guesses else " (at least one guess before ending the turn)"
     return (f"{who}: clue {state.clue[0].upper()} {cn.clue_number(state.clue[1])}; "
             f"{state.guesses} guessed, {left}. Write guess <card word>{end}.")
+
+
+RENDERER = Renderer(
+    page="board", text=text, image=image, hit_test=hit_test, watcher=WATCHER, centres=centres,
+    buttons=buttons, ending=ending, seat_label=seat_label, seat_type=seat_type, talk=talk,
+    teams_known=teams_known,
+)

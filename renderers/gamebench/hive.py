@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from games.actions import LegalMove
 from games.gamebench import hive
 from games.gamebench.hive import Hex, Position
+from renderers.contract import Renderer
 from renderers.drawing import centred
 from renderers.gamebench.hive_text import text
 
@@ -412,3 +413,9 @@ def _last_move(position: Position, last: tuple[str, ...] | None) -> hive.LastMov
 
 __all__ = ["board", "board_for", "buttons", "centres", "draw_board", "hit_test", "image",
            "target_centres", "text"]
+
+
+RENDERER = Renderer(
+    page="board", text=text, image=image, hit_test=hit_test, watcher=WATCHER, narrow=NARROW,
+    sides=tuple(SIDES), centres=centres, buttons=buttons,
+)

@@ -22,6 +22,7 @@ from games.gamebench.pit import (
 from games.gamebench.pit_cards import BEAR, BULL, COMMODITIES, MAX_TRADE, seat_name
 from games.gamebench.pit_rules import PitState
 from games.gamebench.pit_view import LOG_LINES, Knowledge, observe
+from renderers.contract import Renderer
 from renderers.drawing import (
     GOLD,
     HEADER_HEIGHT,
@@ -358,3 +359,9 @@ def text(state: pyspiel.State, seat: int, *, watcher: bool = False) -> str:
 
 def _cards(count: int | None) -> str:
     return f"{count} card" + ("" if count == 1 else "s")
+
+
+RENDERER = Renderer(
+    page="buttons", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    off_target=OFF_TARGET, centres=centres, seat_label=seat_label,
+)

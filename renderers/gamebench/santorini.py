@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from games.gamebench import santorini
 from games.gamebench.santorini import DOME, SIZE, WORKERS, SantoriniState, square_name
 from renderers.common import seat_line, turn_line
+from renderers.contract import Renderer
 from renderers.drawing import centred
 
 SIDES = ("Blue", "Orange")
@@ -242,3 +243,9 @@ def _legal_lines(state: SantoriniState) -> list[str]:
         else:
             lines.append(f"  {moved}, build one of {', '.join(builds)}")
     return lines
+
+
+RENDERER = Renderer(
+    page="board", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    sides=tuple(SIDES), centres=centres,
+)

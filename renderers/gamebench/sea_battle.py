@@ -29,6 +29,7 @@ from games.gamebench.sea_battle_rules import (
     Ship,
 )
 from games.gamebench.sea_battle_rules import SIDES as FIRE_SIDES
+from renderers.contract import Renderer
 from renderers.drawing import (
     HEADER_HEIGHT,
     INK,
@@ -419,3 +420,10 @@ def legal_summary(state: pyspiel.State, seat: int, labels: list[str]) -> str:
             f"combinations): a move ({', '.join(MOVES)}) and a side to fire to "
             f"({' or '.join(FIRE_SIDES)}), all in one line, ship by ship, as in these "
             f"{len(examples)} examples:\n" + "\n".join(examples))
+
+
+RENDERER = Renderer(
+    page="board", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    sides=tuple(SIDES), off_target=OFF_TARGET, centres=centres, selected=selected,
+    legal_summary=legal_summary, seat_label=seat_label,
+)

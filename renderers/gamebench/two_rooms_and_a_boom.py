@@ -14,6 +14,7 @@ from PIL import Image
 from games import talk as talk_
 from games.gamebench import two_rooms_and_a_boom as tr
 from games.gamebench.social import player
+from renderers.contract import Renderer
 from renderers.drawing import HEADER_HEIGHT, INK, MUTED, Canvas, Colour, header
 
 WIDTH = 760
@@ -199,3 +200,10 @@ def _now(state: tr.TwoRoomsState, seat: int, watcher: bool = False) -> str:
         return "Your turn as leader: send player <N> (a hostage from your room, not you)."
     return ("Your turn: say: <statement>, card share with player <N>, colour share with "
             "player <N> (someone in your room), reveal my card, or pass.")
+
+
+RENDERER = Renderer(
+    page="buttons", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    seat_label=seat_label, seen_to_move=seen_to_move, seat_type=seat_type, talk=talk,
+    teams_known=teams_known,
+)

@@ -13,6 +13,7 @@ from PIL import Image
 
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
+from renderers.contract import Renderer
 
 SIDES = ("Black", "White")
 """Each seat's side as the image draws it (the page says "You ({side})")."""
@@ -141,3 +142,9 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
         return None
     column, row = cell
     return square(column, board_rows(state)[row][0])
+
+
+RENDERER = Renderer(
+    page="board", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    sides=tuple(SIDES), centres=centres,
+)

@@ -9,6 +9,7 @@ from PIL import Image
 
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
+from renderers.contract import Renderer
 
 SIDES = ("red", "yellow")
 """Each seat's side as the image draws it (the page says "You ({side})")."""
@@ -119,3 +120,9 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
     if not (grid.left <= x < grid.right and grid.top - LABELS - 8 <= y < grid.bottom):
         return None
     return f"C{int((x - grid.left) // grid.cell) + 1}"
+
+
+RENDERER = Renderer(
+    page="board", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    sides=tuple(SIDES), centres=centres,
+)

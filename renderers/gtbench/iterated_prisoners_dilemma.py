@@ -9,6 +9,7 @@ from PIL import Image
 
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
+from renderers.contract import Renderer
 
 SIDES = d.SEAT_COLOURS
 """Each seat's side as the image draws it (the page says "You ({side})")."""
@@ -120,3 +121,9 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
              selection: Sequence[str] = ()) -> str | None:
     """Played with the cooperate and defect buttons: no spot on the table is a move."""
     return None
+
+
+RENDERER = Renderer(
+    page="buttons", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    sides=tuple(SIDES),
+)

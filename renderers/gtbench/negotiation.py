@@ -10,6 +10,7 @@ from PIL import Image
 from games.gtbench.catalogue import negotiation_move
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
+from renderers.contract import Renderer
 
 SIDES = d.SEAT_COLOURS
 """Each seat's side as the image draws it (the page says "You ({side})")."""
@@ -143,3 +144,9 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
              selection: Sequence[str] = ()) -> str | None:
     """Negotiation is played with the move list and typed moves: no spot is a move."""
     return None
+
+
+RENDERER = Renderer(
+    page="buttons", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    sides=tuple(SIDES),
+)

@@ -14,6 +14,7 @@ from PIL import Image
 
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
+from renderers.contract import Renderer
 
 SIDES = d.SEAT_COLOURS
 """Each seat's side as the image draws it (the page says "You ({side})")."""
@@ -114,3 +115,9 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
             if x0 <= x < x1 and y0 - STICK_GAP / 2 <= y < y1 + STICK_GAP / 2:
                 return f"pile {p + 1} take {count - i}"
     return None
+
+
+RENDERER = Renderer(
+    page="buttons", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    sides=tuple(SIDES), centres=centres,
+)

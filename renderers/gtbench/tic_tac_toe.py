@@ -9,6 +9,7 @@ from PIL import Image
 
 from renderers import drawing as d
 from renderers.common import seat_line, turn_line
+from renderers.contract import Renderer
 
 SIDES = ("X", "O")
 """Each seat's side as the image draws it (the page says "You ({side})")."""
@@ -119,3 +120,9 @@ def hit_test(state: pyspiel.State, seat: int, x: float, y: float, *,
              selection: Sequence[str] = ()) -> str | None:
     cell = layout(state).at(x, y)
     return cell_name(*cell) if cell is not None else None
+
+
+RENDERER = Renderer(
+    page="board", text=text, image=image, hit_test=hit_test, watcher=WATCHER,
+    sides=tuple(SIDES), centres=centres,
+)

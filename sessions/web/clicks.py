@@ -18,7 +18,7 @@ import pyspiel
 
 from games.actions import Click, LegalMove, MoveError, NeedsMore, resolve
 from games.registry import GameSpec
-from renderers import renderer
+from renderers import renderer_for
 from sessions.web import refusals
 
 
@@ -39,7 +39,7 @@ class Selection:
             return resolve(spec, state, seat, Click(path=path))
         except NeedsMore as more:
             self.path, self.targets = path, tuple(more.options)
-            told = getattr(renderer(spec.id), "selected", None)  # the game's own words
+            told = renderer_for(spec.id).selected  # the game's own words
             if told is not None:
                 return str(told(path, self.targets))
             return (f"{' then '.join(path)} selected: click a highlighted spot, or {target} "

@@ -19,9 +19,9 @@ import pyspiel
 
 from games import registry
 from games.gama.scoring import MEASURES
-from renderers import renderer, seat_label
-from renderers.gama.view import Control
-from sessions.ratings.gama_table import GAMES, session_summary
+from renderers import page_kind, renderer_for, seat_label
+from renderers.gama.view import Control, GamaView
+from sessions.ratings.gama_table import session_summary
 from sessions.web.players import opponent_label, opponents_for
 from sessions.web.seated import Seated
 
@@ -65,14 +65,23 @@ class TableScreen:
 
 
 def is_table(game_id: str) -> bool:
-    """Whether ``game_id`` is one of GAMA-Bench's games (shown with this screen)."""
-    return game_id in GAMES
+    """Whether ``game_id`` is played in rounds (GAMA-Bench's games: shown with this screen),
+    as its renderer declares (``page == "rounds"``)."""
+    return page_kind(game_id) == "rounds"
+
+
+def _rounds(game_id: str) -> GamaView:
+    """The rounds view (control, results, standing) of a game played in rounds."""
+    view = renderer_for(game_id).rounds
+    if view is None:
+        raise KeyError(f"{game_id} is not played in rounds")
+    return view
 
 
 def table_screen(session: Seated) -> TableScreen:
     """The table of ``session`` (a GAMA-Bench game) for the person's seat."""
     game_id, seat, state = session.spec.id, session.human, session.match.state
-    view = renderer(game_id)
+    view = _rounds(game_id)
     record = session.record
     seats = tuple((seat_label(game_id, s), "you" if s == seat else opponent_label(info.spec))
                   for s, info in enumerate(record.seats))
@@ -80,8 +89,8 @@ def table_screen(session: Seated) -> TableScreen:
         "wait", session.status())
     plan = tuple(plan_fields(session)) if control.kind == "number" else ()
     headers, rows = view.table(state, seat)
-    told = view.VIEW.standing(state, seat)
-    where = "" if state.is_terminal() else view.VIEW.progress(state)
+    told = view.standing(state, seat)
+    where = "" if state.is_terminal() else view.progress(state)
     standing = " ".join(part for part in (f"{where}." if where else "", told) if part)
     summary = _summary(session) if record.outcome == "normal" else None
     return TableScreen(seats, control, plan, headers, rows, standing, summary,
@@ -91,7 +100,7 @@ def table_screen(session: Seated) -> TableScreen:
 def plan_fields(session: Seated) -> list[tuple[str, int | None]]:
     """The proposal form's fields when the person writes a whole plan (Pirate Game's
     ``plan_fields``), else none."""
-    fields = getattr(renderer(session.spec.id), "plan_fields", None)
+    fields = renderer_for(session.spec.id).plan_fields
     if fields is None or not session.your_turn:
         return []
     return list(fields(session.match.state, session.human))
@@ -100,7 +109,7 @@ def plan_fields(session: Seated) -> list[tuple[str, int | None]]:
 def number_field(game_id: str, state: pyspiel.State, seat: int) -> str | None:
     """What the number field takes now, in words (``your number: a whole number from 0 to
     100``), or None when the decision is not a number."""
-    control = renderer(game_id).control(state, seat) if is_table(game_id) else None
+    control = _rounds(game_id).control(state, seat) if is_table(game_id) else None
     if control is None or control.kind != "number":
         return None
     return f"{control.label.lower()}: a whole number from {control.minimum} to {control.maximum}"

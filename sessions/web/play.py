@@ -50,7 +50,8 @@ from renderers import (
     click_target,
     ending,
     image_view,
-    renderer,
+    page_kind,
+    renderer_for,
     seat_label,
     seen_to_move,
     text_view,
@@ -426,7 +427,7 @@ class PlaySession:
             table = gama_screen.table_screen(self) if gama_screen.is_table(self.spec.id) else None
             if table is not None and table.control.kind == "number":
                 buttons, menu = [], []  # a number field instead
-            elif self.spec.board == "table":
+            elif page_kind(self.spec.id) != "board":  # buttons, or a round's choices
                 buttons = legal if len(legal) <= MAX_BUTTONS else []
                 menu = legal if len(legal) > MAX_BUTTONS else []
             else:
@@ -579,7 +580,7 @@ class PlaySession:
         checks it all before any part is played; a bad plan changes nothing."""
         with self._lock:
             refusal = self._refusal(expected)
-            write = getattr(renderer(self.spec.id), "plan_moves", None)
+            write = renderer_for(self.spec.id).plan_moves
             if refusal or write is None:
                 return self._say(refusal or f"{self.spec.title} has no plan to propose.")
             try:
@@ -694,12 +695,12 @@ class PlaySession:
         return "Now you may: " + talk_panel.forms_now(form.hint if form else "", self.legal())
 
     def _off_target(self) -> str:
-        told = getattr(renderer(self.spec.id), "OFF_TARGET", None)  # the game's own words
-        if told:
-            return str(told)
-        if gama_screen.is_table(self.spec.id):
+        view = renderer_for(self.spec.id)
+        if view.off_target:  # the game's own words
+            return view.off_target
+        if view.page == "rounds":
             return "The plot only shows the rounds so far: decide with the input below it."
-        if self.spec.board == "table":
+        if view.page == "buttons":
             return "Use the move buttons below the table, or type a move."
         return "That spot is not on the board: click a square."
 
@@ -746,7 +747,7 @@ class PlaySession:
         return seat == self.human or self.spec.visibility.moves or self.over
 
     def _board_buttons(self) -> list[LegalMove]:
-        extra = getattr(renderer(self.spec.id), "buttons", None)
+        extra = renderer_for(self.spec.id).buttons
         if extra is None or not self.your_turn:
             return []
         return list(extra(self.match.state, self.human, self.legal()))

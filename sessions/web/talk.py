@@ -28,7 +28,7 @@ from games import registry
 from games.actions import LegalMove
 from games.registry import GameSpec
 from games.talk import Utterance
-from renderers import renderer, seat_label, seen_to_move
+from renderers import renderer_for, seat_label, seen_to_move
 from sessions.web.players import opponent_label, opponents_for
 from sessions.web.seated import Seated
 
@@ -85,7 +85,9 @@ class TalkScreen:
 def talk_screen(session: Seated) -> TalkScreen:
     """The panel for the person's seat now."""
     spec, seat, state = session.spec, session.human, session.match.state
-    view = renderer(spec.id)
+    view = renderer_for(spec.id)
+    if view.talk is None or view.teams_known is None:
+        raise TypeError(f"{spec.id} is not played by talking (its renderer has no talk)")
     heard: list[Utterance] = view.talk(state, seat)
     speaking = set(seen_to_move(spec.id, state, seat, session.match.to_move()))
     known = view.teams_known(state, seat)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from renderers import renderer
+from renderers import renderer_for
 from sessions.record import CHANCE
 
 Row = TypeVar("Row")
@@ -29,9 +29,9 @@ class Turns:
 
 def turns_of(game_id: str) -> Turns | None:
     """The game's turns built in steps, or None when its moves are shown one by one."""
-    view = renderer(game_id)
-    summary, over = getattr(view, "turn_summary", None), getattr(view, "turn_over", None)
-    if not callable(summary) or not callable(over):
+    view = renderer_for(game_id)
+    summary, over = view.turn_summary, view.turn_over
+    if summary is None or over is None:
         return None
     return Turns(summary, over)
 
