@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pyspiel
 from PIL import Image
@@ -20,13 +20,22 @@ from PIL import Image
 if TYPE_CHECKING:
     from games.actions import LegalMove
     from games.talk import Utterance
-    from renderers.gama.view import GamaView
 
 PageKind = Literal["board", "buttons", "rounds"]
 """How a person plays the game on the page: ``board``: by clicking the image (a grid
 game); ``buttons``: one button per legal move (a table game; spots on the image may be moves
 too); ``rounds``: GAMA-Bench's rounds, a number field or choice buttons and the results
 table (:attr:`Renderer.rounds`)."""
+
+
+class Rounds(Protocol):
+    """What a ``rounds`` page reads of a game played in rounds (``renderers.gama.view``'s
+    ``GamaView``; named here by its methods so this module imports no renderer)."""
+
+    def control(self, state: pyspiel.State, seat: int) -> Any: ...
+    def table(self, state: pyspiel.State, seat: int) -> tuple[list[str], list[list[str]]]: ...
+    def standing(self, state: pyspiel.State, seat: int) -> str: ...
+    def progress(self, state: pyspiel.State) -> str: ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,7 +73,7 @@ class Renderer:
     """Whether a move ends its seat's turn (with ``turn_summary``)."""
     prompt: Callable[[pyspiel.State, int], str] | None = None
     messages: Callable[[pyspiel.State, int], list[dict[str, str]]] | None = None
-    rounds: GamaView | None = None
+    rounds: Rounds | None = None
     """A ``rounds`` page's view: its control, results table, standing and progress."""
     plan_fields: Callable[[pyspiel.State, int], list[tuple[str, int | None]]] | None = None
     plan_moves: Callable[[pyspiel.State, int, Sequence[int]], list[str]] | None = None

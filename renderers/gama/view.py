@@ -328,7 +328,7 @@ def view_of(game_id: str) -> GamaView:
     from renderers import renderer_for
 
     view = renderer_for(game_id).rounds
-    if view is None:
+    if not isinstance(view, GamaView):
         raise KeyError(f"{game_id} is not a GAMA-Bench game")
     return view
 

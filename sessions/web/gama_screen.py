@@ -73,7 +73,7 @@ def is_table(game_id: str) -> bool:
 def _rounds(game_id: str) -> GamaView:
     """The rounds view (control, results, standing) of a game played in rounds."""
     view = renderer_for(game_id).rounds
-    if view is None:
+    if not isinstance(view, GamaView):
         raise KeyError(f"{game_id} is not played in rounds")
     return view
 
