@@ -40,7 +40,7 @@ def test_clocks_count_each_sides_moves_and_the_running_turn():
     assert used[0] == pytest.approx(you.ended_at - you.started_at + 5.0)
     assert used[1] == pytest.approx(them.ended_at - them.started_at)
     players = session.screen(image=False).players
-    assert [p.name for p in players] == ["You (X)", "Random"]
+    assert [p.name for p in players] == ["You (X)", "Beginner · Random"]  # random is the first level
     assert [p.to_move for p in players] == [True, False] and players[1].side == "O"
     assert clock(5) == "0:05" and clock(754) == "12:34" and clock(3723) == "1:02:03"
     assert took(None) == "" and took(0.42) == "0.4 s" and took(125) == "2:05"
