@@ -51,7 +51,9 @@ def build_app() -> gr.Blocks:
         app.load(consent.load_profile, profile, [profile, question.box, consent_about],
                  api_visibility="private")
         app.load(store_notice, None, store_problem, api_visibility="private")
-        play_tab.select(consent.ask_on_play, profile, question.box, api_visibility="private")
+        play_selects = gr.State(0)  # how often the Play tab was selected (consent.ask_on_play)
+        play_tab.select(consent.ask_on_play, [profile, play_selects], [question.box, play_selects],
+                        api_visibility="private")
         app.load(play.choose_game, game, chosen, api_visibility="private")
         app.load(None, None, width, js=play.WIDTH_JS)  # phones get narrow board layouts
         watch.wire_load(app, watching)  # ?watch=<id> links and the showcase

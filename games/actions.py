@@ -123,8 +123,11 @@ class MoveError(ValueError):
         self.shown = shown
         self.legal_labels = [move.label for move in legal]
         self.hint = hint
+        self.summary = ""
+        """The game's own short account of the legal moves ("a whole number from 0 to 100,
+        e.g. choose 50"), '' where the game has none."""
         if summary is not None and legal:
-            listed = summary([move.action for move in legal], self.legal_labels)
+            listed = self.summary = summary([move.action for move in legal], self.legal_labels)
         else:
             listed = ", ".join(self.legal_labels[:_LISTED_MOVES])
             if len(self.legal_labels) > _LISTED_MOVES:

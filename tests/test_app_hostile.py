@@ -138,13 +138,20 @@ title = "Quick Silent"
 provider = "compat"
 model = "quick-silent"
 first_token_seconds = 2
+
+[[opponent]]
+id = "silent-model"
+title = "Silent Model"
+provider = "compat"
+model = "silent-model"
 """
 
 
 @pytest.fixture(scope="module")
 def silent_app(tmp_path_factory):
     """The app with its OpenAI-compatible provider pointed at a server that never answers;
-    ``compat/quick-silent`` gives up on silence after 2 s, other compat models after 30 s."""
+    ``compat/quick-silent`` gives up on silence after 2 s, ``compat/silent-model`` after 30 s
+    (only models of the opponents file may be played)."""
     folder = tmp_path_factory.mktemp("silent")
     (folder / "opponents.toml").write_text(QUICK_SILENT)
     with FakeLLM(lambda request: Reply(silent=True)) as fake, running_app(

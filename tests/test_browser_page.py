@@ -66,7 +66,8 @@ def test_after_start_the_setup_folds_into_a_bar_and_the_board_leads(page):
     _expect()(page.locator("#game-area")).to_be_hidden()  # nothing to show before Start
     _start(page, "Board games › Connect Four", opponent="Strong · MCTS (1000 simulations)")
     bar = page.locator("#bar-text")
-    _expect()(bar).to_have_text("Connect Four vs MCTS (1000 simulations) · you play red, first")
+    _expect()(bar).to_have_text(
+        "Connect Four vs Strong · MCTS (1000 simulations) · you play red, first")
     _expect()(page.locator("#game")).to_be_hidden()
     board, side = _box(page, "#board img"), _box(page, "#side-column")
     for panel in ("#players", "#status", "#move-list", "#game-bar"):

@@ -285,7 +285,7 @@ def test_pit_a_whole_game_by_clicking_the_table(page, app):
         assert turns <= 100
     assert traded, "no offer on the table could be accepted in six turns"
     status = page.locator("#status").inner_text()
-    assert re.search(r"Game over: you placed \d of 4", status), status
+    assert re.search(r"Game over: you placed \d(st|nd|rd|th) of 4", status), status
     _shot(page, "play-pit-end")
     [record] = _stored(app, "pit", "Trader")
     assert record.outcome == "normal" and record.seats[0].kind == "human"

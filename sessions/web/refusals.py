@@ -83,7 +83,7 @@ def typed(spec: GameSpec, err: MoveError, text: str, *, allowed: str = "") -> st
             f" {allowed}" if allowed else "")
     if isinstance(err, TooLongMove):
         return "That is too long for a move: a move is a few words."
-    hint = allowed or _examples(err.legal_labels, spec.grammar.hint)
+    hint = allowed or _examples(err.legal_labels, spec.grammar.hint, err.summary)
     if isinstance(err, AmbiguousMove):
         return "That names more than one move: name just one." + (f" {hint}" if hint else "")
     quoted = quote(text)
@@ -112,9 +112,11 @@ def _problem(problem: str) -> str:
 WORDS_MARK = "; write "
 
 
-def _examples(labels: Sequence[str], hint: str) -> str:
+def _examples(labels: Sequence[str], hint: str, summary: str = "") -> str:
     if not labels:
         return ""
+    if summary and len(summary) <= 120 and len(labels) > EXAMPLES:  # "a whole number from..."
+        return f"You may play {summary}."
     if len(labels) <= EXAMPLES:
         return "You may play: " + ", ".join(labels) + "."
     shown = ", ".join(labels[:EXAMPLES])

@@ -36,10 +36,15 @@ def load_profile(profile: dict | None, request: gr.Request) -> tuple[dict, Any, 
         profile_text(fresh)
 
 
-def ask_on_play(profile: dict | None) -> Any:
-    """The Play tab was opened: ask the question if it is not answered yet."""
+def ask_on_play(profile: dict | None, selected: int, request: gr.Request) -> tuple[Any, int]:
+    """The Play tab was selected (``selected`` times before): ask the question if it is not
+    answered yet. Gradio also reports the first tab as selected when the page mounts; on a
+    spectator link's page (``?watch=``) that one is not the visitor opening Play, so the
+    question waits for their own click instead of covering the game they came to watch."""
+    if _spectating(request) and selected == 0:
+        return gr.update(), 1
     answered = isinstance(profile, dict) and profile.get("consent") in (True, False)
-    return gr.update(visible=not answered)
+    return gr.update(visible=not answered), selected + 1
 
 
 def _spectating(request: gr.Request | None) -> bool:
