@@ -11,7 +11,9 @@ import time
 
 import pytest
 
+from games.actions import typed_limit
 from games.gamebench import codenames as cn
+from games.registry import get
 from renderers.gamebench import codenames as view
 from sessions.store import Store
 from tests.app_server import running_app
@@ -82,12 +84,13 @@ def test_a_spymaster_gives_clues_until_the_game_ends(page, app):
     first = re.search(r"^  (\w+) \(", board.input_value(), re.M).group(1)  # a card's word
     lines = page.locator("#talk-log .line")
     said = lines.all_inner_texts()
-    for bad, why in ((f"clue: {first} 2", "on the board"), ("clue: sea breeze 1", "one word"),
-                     ("x" * 20_000, "20,000 characters")):
+    for bad, why in ((f"clue: {first} 2", "on the board"), ("clue: sea breeze 1", "one word")):
         words.fill(bad)
         page.locator("#talk-say").click()
         _expect()(notice).to_contain_text(why)
         assert lines.all_inner_texts() == said  # nothing was said, nothing changed
+    words.fill("x" * 20_000)  # the box holds the adapter's limit for talk, no more
+    assert len(words.input_value()) == typed_limit(get("codenames"))
     words.fill("<b>bold</b> 1")  # markup is text: refused as not one word, shown as typed
     page.locator("#talk-say").click()
     _expect()(notice).to_contain_text("not one word")
@@ -114,7 +117,7 @@ def test_a_spymaster_gives_clues_until_the_game_ends(page, app):
     assert [s.team for s in record.seats] == ["red", "red", "blue", "blue"]
     mine = [m for m in record.moves if m.seat == 0]
     assert [m.text for m in mine] == [c.upper() for c in (CLUES * 3)[:turns]]
-    # 20,000 characters are refused before the adapter and not recorded (at most 2,000 read)
+    # the refused clues are recorded with the move; the over-long text was never sent
     assert [a.reason for a in mine[0].rejected] == ["illegal", "illegal", "illegal"]
 
 
