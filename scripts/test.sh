@@ -47,4 +47,4 @@ fi
 
 "$VPY" -m ruff check .
 "$VPY" -m mypy  # games agents renderers sessions (pyproject.toml's [tool.mypy])
-exec "$VPY" -m pytest -n auto "$@"
+exec "$VPY" -m pytest -n auto -r fER "$@"  # R: browser tests retried on CI (conftest)

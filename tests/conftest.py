@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -139,3 +140,15 @@ def store_location(request, tmp_path) -> str:
 
     server = request.getfixturevalue("postgres_server")
     return postgres.database(server, f"t{abs(hash(request.node.nodeid)) % 10**12}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On CI (``CI=true``) a browser test, and only a browser test, may be run once more
+    after a failure (pytest-rerunfailures): each retry is printed in the summary as RERUN
+    (scripts/test.sh asks pytest for ``-r R``). A test that needs its retry often is a
+    defect to fix, not to hide."""
+    if os.environ.get("CI") != "true" or not config.pluginmanager.hasplugin("rerunfailures"):
+        return
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.flaky(reruns=1))
